@@ -1,0 +1,1 @@
+// placeholder: implemented in the OS-layer work

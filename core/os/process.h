@@ -1,0 +1,122 @@
+// The OS boundary: processes, identities, ports, signals, containment.
+// Plain C++17, no Qt, so the Windows implementation builds with mingw-w64 and runs under wine.
+// One implementation per OS: os_linux.cpp, os_windows.cpp, os_macos.cpp (+ os_posix.cpp shared).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tether::os {
+
+using Pid = std::int64_t;
+
+enum class RunState { Running, Stopped, Zombie, Unknown }; // Running includes sleeping / waiting
+
+struct ProcessInfo {
+    Pid pid = 0;
+    Pid ppid = 0;
+    Pid pgid = 0; // 0 where the OS has no process groups (Windows)
+    RunState state = RunState::Unknown;
+    // Exact, comparable start-time token. Linux: /proc/PID/stat field 22 (clock ticks since
+    // boot); macOS: pbi_start_tvsec * 1e6 + usec; Windows: creation FILETIME (100 ns units).
+    std::uint64_t startTime = 0;
+    std::string executable; // empty when not readable
+    std::vector<std::string> argv;
+    std::uint64_t rssKiB = 0;
+    std::uint64_t cpuTimeMs = 0; // user + system
+};
+
+// A process is (pid, start time): a pid alone may have been reused.
+struct Identity {
+    Pid pid = 0;
+    std::uint64_t startTime = 0;
+};
+inline bool operator==(const Identity &a, const Identity &b) {
+    return a.pid == b.pid && a.startTime == b.startTime;
+}
+inline bool operator!=(const Identity &a, const Identity &b) { return !(a == b); }
+
+enum class Liveness { Alive, Gone, Unknown };
+
+struct Lookup {
+    enum class Status { Found, NotFound, Error } status = Status::Error;
+    ProcessInfo info;  // valid when Found
+    std::string error; // set when Error
+};
+
+// All processes this user can see. Processes that vanish mid-read are skipped.
+std::vector<ProcessInfo> snapshot();
+// One process. NotFound only when the OS positively says there is no such pid.
+Lookup inspect(Pid pid);
+// Alive: present, not a zombie, same start time. Gone: absent, zombie, or a different start
+// time (a reused pid). Unknown: the look-up failed; an unknown process is never signalled.
+Liveness alive(const Identity &id);
+std::optional<Identity> identityOf(Pid pid); // nullopt when not found / not readable
+
+// All descendants of root (children, grandchildren, ...), from a snapshot. Pid reuse safe:
+// a child counts only if it started no earlier than its parent.
+std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap);
+std::vector<Pid> descendants(Pid root);
+
+struct PortOwners {
+    bool ok = false;         // false: the tables could not be read (answer unknown)
+    std::vector<Pid> pids;   // processes with a LISTEN socket on the port (IPv4 or IPv6)
+    bool listening = false;  // a listener exists (its owner may be unreadable: pid unknown)
+    std::string error;
+};
+PortOwners listeningPortOwners(std::uint16_t port);
+
+// The guard no caller can bypass: never pid <= 1, Tether itself, nor (for groups) a group id
+// <= 1 or Tether's own group. Every signal in this layer passes through it.
+bool maySignalPid(Pid pid);
+bool maySignalGroup(Pid pgid);
+
+enum class TerminateOutcome { ExitedOnTerm, Killed, AlreadyGone, Refused, Unknown };
+struct TerminateResult {
+    TerminateOutcome outcome = TerminateOutcome::Unknown;
+    std::string detail;
+};
+const char *toString(TerminateOutcome o);
+
+// Re-verifies identity immediately before every signal. POSIX: SIGTERM then SIGCONT (a stopped
+// process must run to act on TERM), wait up to grace, SIGKILL, wait. Windows: graceful close
+// where possible, then TerminateProcess. A mismatching identity is Refused, never signalled.
+TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace);
+
+enum class Signal { Terminate, Kill, Continue, Stop };
+// Signal a whole process group (POSIX). Returns false if refused by the guard or failed.
+bool signalGroup(Pid pgid, Signal sig, std::string *error = nullptr);
+// Signal one verified identity (re-verified here; pidfd on Linux where available).
+bool signalIdentity(const Identity &id, Signal sig, std::string *error = nullptr);
+
+// Wait until the identity is gone (zombie counts as gone) or the timeout passes.
+bool waitGone(const Identity &id, std::chrono::milliseconds timeout);
+
+Pid currentPid();
+Pid currentProcessGroup(); // 0 on Windows
+
+// Windows job object: a named container for a process tree that can be terminated as a whole
+// and reopened by name by a later Tether launch. On POSIX every call fails (returns nullptr /
+// false); containment there is a process group (setsid in the child).
+class Job {
+public:
+    static std::unique_ptr<Job> create(const std::string &name, std::string *error = nullptr);
+    static std::unique_ptr<Job> open(const std::string &name, std::string *error = nullptr);
+    ~Job();
+    Job(const Job &) = delete;
+    Job &operator=(const Job &) = delete;
+
+    bool assign(Pid pid, std::string *error = nullptr);
+    std::vector<Pid> pids() const;
+    bool terminate(unsigned exitCode = 1, std::string *error = nullptr);
+
+private:
+    explicit Job(void *handle);
+    void *handle_ = nullptr;
+};
+
+} // namespace tether::os

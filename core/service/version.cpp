@@ -1,0 +1,4 @@
+#include "service/version.h"
+namespace tether {
+const char *tetherVersion() { return TETHER_VERSION; }
+}

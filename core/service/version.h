@@ -1,0 +1,4 @@
+#pragma once
+namespace tether {
+const char *tetherVersion();
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Install what is missing, then build and run every test: a normal and an ASan+UBSan build
+# (ctest each), and the Windows OS-layer tests cross-compiled with mingw-w64 and run under
+# wine64. Exits non-zero on any failure; the last line is "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+TEST_PACKAGES=(xvfb xauth trayer x11-apps imagemagick xdotool procps iproute2
+               g++-mingw-w64-x86-64-posix wine64 clang libclang-rt-14-dev)
+ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" || {
+    echo "tether: could not install the test packages"; echo "0 passed, 1 failed"; exit 1; }
+
+jobs=$(nproc)
+total_pass=0 total_fail=0
+summary=()
+record() { # name passed failed
+    total_pass=$((total_pass + $2)); total_fail=$((total_fail + $3))
+    summary+=("$1: $2 passed, $3 failed")
+}
+
+# UI tests need an X server with a tray host: start a private Xvfb unless one is given.
+if [ -z "${TETHER_TEST_DISPLAY:-}" ]; then
+    for n in $(seq 90 140); do [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || break; done
+    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
+    xvfb_pid=$!
+    trap 'kill $xvfb_pid 2>/dev/null' EXIT
+    export TETHER_TEST_DISPLAY=":$n"
+    for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+fi
+
+run_ctest() { # name builddir cmake-args...
+    local name=$1 dir=$2; shift 2
+    echo "=== $name: configure and build ($dir)"
+    if ! cmake -S . -B "$dir" -G Ninja -DTETHER_WERROR=ON "$@" >"$dir.configure.log" 2>&1; then
+        cat "$dir.configure.log"; record "$name" 0 1; return
+    fi
+    if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
+        grep -E 'error|Error' "$dir.build.log" | head -40; record "$name" 0 1; return
+    fi
+    echo "=== $name: ctest"
+    local log="$dir/ctest.log"
+    ctest --test-dir "$dir" -j "$jobs" --output-on-failure 2>&1 | tee "$log"
+    local line total failed
+    line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)
+    if [ -z "$line" ]; then record "$name" 0 1; return; fi
+    failed=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+    total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")
+    record "$name" $((total - failed)) "$failed"
+}
+
+mkdir -p build
+run_ctest "normal" build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
+    run_ctest "asan+ubsan" build/asan -DCMAKE_BUILD_TYPE=Debug -DTETHER_SANITIZE=ON -DTETHER_BUILD_BENCH=OFF
+
+echo "=== windows OS layer: mingw-w64 build, run under wine64"
+win=build/windows
+if cmake -S . -B "$win" -G Ninja -DTETHER_OS_ONLY=ON -DTETHER_WERROR=ON \
+        -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DCMAKE_BUILD_TYPE=Release >"$win.configure.log" 2>&1 &&
+   cmake --build "$win" >"$win.build.log" 2>&1; then
+    export WINEPREFIX="$PWD/build/wineprefix" WINEDEBUG=-all
+    [ -d "$WINEPREFIX" ] || wineboot --init >/dev/null 2>&1
+    wlog="$win/wine-tests.log"
+    timeout 600 wine64 "$win/tests/windows/test_os_windows.exe" 2>&1 | tr -d '\r' | tee "$wlog"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$wlog" | tail -1)
+    if [ -n "$line" ]; then
+        record "windows (wine)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+    else
+        record "windows (wine)" 0 1
+    fi
+else
+    cat "$win.configure.log"; grep -E 'error' "$win.build.log" | head -40
+    record "windows (wine)" 0 1
+fi
+
+echo
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,18 @@
+// Helpers shared by the QtTest suites: where the binaries under test are, free loopback ports.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+
+namespace tether::test {
+
+// Absolute path of the `tether` binary (TETHER_BIN) and of the test helper (TETHER_TESTPROC).
+// Fails the test run loudly (qFatal) when unset: a missing binary must never look like a pass.
+QString tetherBin();
+QString testprocBin();
+
+// A TCP port on 127.0.0.1 that was free a moment ago (bound, read, released).
+std::uint16_t freeLoopbackPort();
+
+} // namespace tether::test
