@@ -1,1 +1,88 @@
-// placeholder: implemented in the OS-layer work
+// The OS-independent half of the OS boundary: rules expressed over inspect() and snapshots.
+#include "os/process.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <unordered_map>
+
+namespace tether::os {
+
+const char *toString(TerminateOutcome o) {
+    switch (o) {
+    case TerminateOutcome::ExitedOnTerm: return "exited-on-term";
+    case TerminateOutcome::Killed: return "killed";
+    case TerminateOutcome::AlreadyGone: return "already-gone";
+    case TerminateOutcome::Refused: return "refused";
+    case TerminateOutcome::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+Liveness alive(const Identity &id) {
+    if (id.pid <= 0)
+        return Liveness::Gone;
+    const Lookup l = inspect(id.pid);
+    switch (l.status) {
+    case Lookup::Status::NotFound: return Liveness::Gone;
+    case Lookup::Status::Error: return Liveness::Unknown;
+    case Lookup::Status::Found: break;
+    }
+    if (l.info.state == RunState::Zombie || l.info.startTime != id.startTime)
+        return Liveness::Gone;
+    return Liveness::Alive;
+}
+
+std::optional<Identity> identityOf(Pid pid) {
+    const Lookup l = inspect(pid);
+    if (l.status != Lookup::Status::Found || l.info.state == RunState::Zombie)
+        return std::nullopt;
+    return Identity{l.info.pid, l.info.startTime};
+}
+
+std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap) {
+    std::unordered_multimap<Pid, const ProcessInfo *> children;
+    std::unordered_map<Pid, const ProcessInfo *> byPid;
+    for (const ProcessInfo &p : snap) {
+        children.emplace(p.ppid, &p);
+        byPid.emplace(p.pid, &p);
+    }
+    std::vector<Pid> out;
+    std::vector<Pid> frontier{root};
+    while (!frontier.empty()) {
+        const Pid parent = frontier.back();
+        frontier.pop_back();
+        const auto parentIt = byPid.find(parent);
+        auto [begin, end] = children.equal_range(parent);
+        for (auto it = begin; it != end; ++it) {
+            const ProcessInfo *child = it->second;
+            if (child->pid == parent || child->pid == root)
+                continue;
+            // A stale ppid can point at a reused pid: a real child never predates its parent.
+            if (parentIt != byPid.end() && child->startTime < parentIt->second->startTime)
+                continue;
+            if (std::find(out.begin(), out.end(), child->pid) != out.end())
+                continue;
+            out.push_back(child->pid);
+            frontier.push_back(child->pid);
+        }
+    }
+    return out;
+}
+
+std::vector<Pid> descendants(Pid root) { return descendants(root, snapshot()); }
+
+bool waitGone(const Identity &id, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto pause = std::chrono::milliseconds(1);
+    for (;;) {
+        if (alive(id) == Liveness::Gone)
+            return true;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(20));
+    }
+}
+
+} // namespace tether::os

@@ -1,0 +1,50 @@
+#include "service/status.h"
+
+#include <QJsonArray>
+
+namespace tether {
+
+QJsonObject ServiceStatus::toJson() const {
+    QJsonArray mcpArray;
+    for (const McpChildStatus &m : mcp) {
+        mcpArray.append(QJsonObject{
+            {QStringLiteral("name"), m.name},
+            {QStringLiteral("status"), m.status},
+            {QStringLiteral("error"), m.error},
+            {QStringLiteral("pid"), m.pid},
+            {QStringLiteral("uptimeMs"), m.uptimeMs},
+            {QStringLiteral("rssKiB"), static_cast<qint64>(m.rssKiB)},
+            {QStringLiteral("cpuPercent"), m.cpuPercent},
+        });
+    }
+    QJsonArray orphanArray;
+    for (const OrphanStatus &o : orphans) {
+        orphanArray.append(QJsonObject{
+            {QStringLiteral("pid"), o.pid},
+            {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)},
+            {QStringLiteral("kind"), o.kind},
+            {QStringLiteral("ageMs"), o.ageMs},
+            {QStringLiteral("rssKiB"), static_cast<qint64>(o.rssKiB)},
+        });
+    }
+    return QJsonObject{
+        {QStringLiteral("state"), QString::fromLatin1(policy::toString(state))},
+        {QStringLiteral("profile"), profile},
+        {QStringLiteral("pid"), pid},
+        {QStringLiteral("port"), port},
+        {QStringLiteral("url"), url},
+        {QStringLiteral("version"), version},
+        {QStringLiteral("installedVersion"), installedVersion},
+        {QStringLiteral("external"), external},
+        {QStringLiteral("versionMismatch"), versionMismatch},
+        {QStringLiteral("restarts"), restarts},
+        {QStringLiteral("lastError"), lastError},
+        {QStringLiteral("lastProbeMs"), lastProbeMs},
+        {QStringLiteral("startedAt"),
+         startedAt.isValid() ? startedAt.toString(Qt::ISODateWithMs) : QString()},
+        {QStringLiteral("mcp"), mcpArray},
+        {QStringLiteral("orphans"), orphanArray},
+    };
+}
+
+} // namespace tether

@@ -1,0 +1,53 @@
+// One model of the supervisor's state: the tray, the status window, `status --json` and the
+// notifications all read this; no widget keeps its own copy of the truth.
+#pragma once
+
+#include "policy/state.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace tether {
+
+struct McpChildStatus {
+    QString name;
+    QString status; // connected | disabled | failed | needs_auth | needs_client_registration | unknown
+    QString error;
+    qint64 pid = 0; // 0: no matching process found
+    qint64 uptimeMs = 0;
+    quint64 rssKiB = 0;
+    double cpuPercent = 0;
+};
+
+struct OrphanStatus {
+    qint64 pid = 0;
+    QStringList argv;
+    QString kind; // ledger | job | possible
+    qint64 ageMs = 0;
+    quint64 rssKiB = 0;
+};
+
+struct ServiceStatus {
+    policy::State state = policy::State::Stopped;
+    QString profile;
+    qint64 pid = 0;
+    quint16 port = 0;
+    QString url;
+    QString version;
+    QString installedVersion;
+    bool external = false; // adopted, not started by this Tether
+    bool versionMismatch = false;
+    int restarts = 0;
+    QString lastError;
+    qint64 lastProbeMs = -1; // latency of the last answered probe, -1 when none
+    QDateTime startedAt;     // when the current service process started (wall clock, display only)
+    QList<McpChildStatus> mcp;
+    QList<OrphanStatus> orphans;
+
+    QJsonObject toJson() const;
+};
+
+} // namespace tether
