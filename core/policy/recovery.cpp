@@ -1,0 +1,118 @@
+#include "policy/recovery.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tether::policy {
+
+Ms startupProbeDelay(int attempt) {
+    Ms delay = 25;
+    for (int i = 0; i < attempt && delay < 500; ++i)
+        delay *= 2;
+    return std::min<Ms>(delay, 500);
+}
+
+RecoveryWindow windowOpenedAt(Ms now) { return RecoveryWindow{now, false}; }
+
+RecoveryWindow onProbeAnswered(RecoveryWindow, Ms now) { return RecoveryWindow{now, false}; }
+
+RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt) {
+    if (probeSentAt >= w.anchor)
+        w.freshMiss = true;
+    return w;
+}
+
+RecoveryWindow onTimeGap(RecoveryWindow, Ms now) { return RecoveryWindow{now, false}; }
+
+WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t) {
+    const Ms elapsed = std::max<Ms>(0, now - w.anchor);
+    if (elapsed >= t.windowMs && w.freshMiss)
+        return WindowDecision{true, 0};
+    return WindowDecision{false, std::max<Ms>(0, t.windowMs - elapsed)};
+}
+
+bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t) {
+    // Generous: a busy event loop is late by milliseconds, a sleeping machine by seconds.
+    const Ms threshold = std::max<Ms>(1000, 2 * t.probeIntervalMs);
+    return firedAt - dueAt > threshold;
+}
+
+KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs) {
+    switch (identity) {
+    case IdentityCheck::Unknown: return KillVerdict::Refuse;
+    case IdentityCheck::Gone:
+    case IdentityCheck::Different: return KillVerdict::DropStale;
+    case IdentityCheck::Match: break;
+    }
+    switch (port) {
+    case PortCheck::OwnedByService: return KillVerdict::Proceed;
+    case PortCheck::Unknown: return KillVerdict::Refuse;
+    case PortCheck::Free:
+    case PortCheck::OwnedByOther: return startedByUs ? KillVerdict::Proceed : KillVerdict::Refuse;
+    }
+    return KillVerdict::Refuse;
+}
+
+StartVerdict decideStart(PortCheck port) {
+    switch (port) {
+    case PortCheck::Free: return StartVerdict::Start;
+    case PortCheck::OwnedByOther:
+    case PortCheck::OwnedByService: return StartVerdict::PortHeld;
+    case PortCheck::Unknown: return StartVerdict::RetryLater;
+    }
+    return StartVerdict::RetryLater;
+}
+
+static std::vector<Ms> withinBurstWindow(std::vector<Ms> failures, Ms now, const Timings &t) {
+    failures.erase(std::remove_if(failures.begin(), failures.end(),
+                                  [&](Ms at) { return now - at >= t.burstWindowMs; }),
+                   failures.end());
+    return failures;
+}
+
+RestartBudget recordFailure(RestartBudget b, Ms now, const Timings &t) {
+    b.failures = withinBurstWindow(std::move(b.failures), now, t);
+    b.failures.push_back(now);
+    ++b.consecutive;
+    return b;
+}
+
+RestartDecision decideRestart(const RestartBudget &b, Ms now, const Timings &t) {
+    const auto recent = withinBurstWindow(b.failures, now, t);
+    if (static_cast<int>(recent.size()) >= t.burst)
+        return RestartDecision{true, 0};
+    Ms delay = t.backoffInitialMs;
+    for (int i = 1; i < b.consecutive && delay < t.backoffMaxMs; ++i)
+        delay *= 2;
+    return RestartDecision{false, std::min(delay, t.backoffMaxMs)};
+}
+
+RestartBudget onHealthy(RestartBudget b, Ms healthySince, Ms now, const Timings &t) {
+    if (now - healthySince >= t.stableResetMs)
+        return RestartBudget{};
+    return b;
+}
+
+static std::string normalizedVersion(const std::string &v) {
+    std::string out;
+    for (char c : v)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            out.push_back(c);
+    if (!out.empty() && (out[0] == 'v' || out[0] == 'V'))
+        out.erase(0, 1);
+    return out;
+}
+
+bool sameVersion(const std::string &a, const std::string &b) {
+    return normalizedVersion(a) == normalizedVersion(b);
+}
+
+VersionAction decideVersion(const std::string &reported, const std::string &installed,
+                            bool autoReplace) {
+    if (normalizedVersion(reported).empty() || normalizedVersion(installed).empty() ||
+        sameVersion(reported, installed))
+        return VersionAction::None;
+    return autoReplace ? VersionAction::Replace : VersionAction::ShowMismatch;
+}
+
+} // namespace tether::policy

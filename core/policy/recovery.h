@@ -1,0 +1,95 @@
+// Bounded recovery, as pure functions over plain data. Times are milliseconds on a monotonic
+// clock that the caller injects; nothing here reads a clock, a file or a socket.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tether::policy {
+
+using Ms = std::int64_t;
+
+struct Timings {
+    Ms probeIntervalMs = 5000;
+    Ms probeTimeoutMs = 2000;
+    Ms startupDeadlineMs = 30000;
+    Ms windowMs = 30000;
+    Ms graceMs = 5000;
+    Ms backoffInitialMs = 1000;
+    Ms backoffMaxMs = 30000;
+    int burst = 5;
+    Ms burstWindowMs = 600000;
+    Ms stableResetMs = 600000;
+};
+
+// Start-up probing: 25 ms, doubling, capped at 500 ms (attempt 0 is the first probe).
+Ms startupProbeDelay(int attempt);
+
+// ---- The recovery window (rules 1 and 8) ----------------------------------------------------
+// The window runs from the anchor: the last answered probe, or the first probe after a gap in
+// Tether's own time (sleep, stall, clock jump). Only a probe sent at or after the anchor and
+// missed is evidence; the age of the last answer alone never is.
+struct RecoveryWindow {
+    Ms anchor = 0;
+    bool freshMiss = false; // a probe sent at/after the anchor went unanswered
+};
+
+RecoveryWindow windowOpenedAt(Ms now); // a service just started or was adopted
+RecoveryWindow onProbeAnswered(RecoveryWindow w, Ms now);
+RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt);
+RecoveryWindow onTimeGap(RecoveryWindow w, Ms now); // restart the window from now
+
+struct WindowDecision {
+    bool recover = false; // window spent with fresh evidence: verify, then terminate
+    Ms remainingMs = 0;   // when not recovering: how long the window still runs (>= 0)
+};
+WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t);
+
+// A timer that fired far later than it was due means Tether did not experience that time
+// (system sleep, SIGSTOP, starvation): such a gap must never count against the service.
+bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t);
+
+// ---- Identity and port checks before any signal (rules 2, 3 and 7) --------------------------
+enum class IdentityCheck { Match, Gone, Different, Unknown };
+enum class PortCheck { OwnedByService, Free, OwnedByOther, Unknown };
+
+enum class KillVerdict {
+    Proceed,   // positively the service: graceful stop, grace, kill, group kill
+    DropStale, // gone or a different process: never signal; drop the registration
+    Refuse,    // unknown, or not provably the service: never signal; look again later
+};
+// startedByUs: Tether launched this process itself (it is its child), which identifies it
+// even when it has stopped listening.
+KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs);
+
+enum class StartVerdict {
+    Start,       // the port is free
+    PortHeld,    // another program listens: Failed, naming it
+    RetryLater,  // the port table could not be read
+};
+StartVerdict decideStart(PortCheck port);
+
+// ---- Restarts: back-off and giving up (rule 4) ----------------------------------------------
+struct RestartBudget {
+    std::vector<Ms> failures; // crashes and failed starts, oldest first
+    int consecutive = 0;      // failures since the service was last stable
+};
+
+struct RestartDecision {
+    bool giveUp = false;
+    Ms delayMs = 0;
+};
+
+RestartBudget recordFailure(RestartBudget b, Ms now, const Timings &t);
+RestartDecision decideRestart(const RestartBudget &b, Ms now, const Timings &t);
+// Healthy without interruption since healthySince: after stableResetMs the budget is cleared.
+RestartBudget onHealthy(RestartBudget b, Ms healthySince, Ms now, const Timings &t);
+
+// ---- Versions (rule 5) ----------------------------------------------------------------------
+enum class VersionAction { None, ShowMismatch, Replace };
+VersionAction decideVersion(const std::string &reported, const std::string &installed,
+                            bool autoReplace);
+bool sameVersion(const std::string &a, const std::string &b); // ignores a leading 'v', spaces
+
+} // namespace tether::policy

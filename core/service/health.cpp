@@ -1,0 +1,52 @@
+#include "service/health.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tether {
+
+HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteArray &body) {
+    HealthVerdict v;
+    if (httpStatus == 401 || httpStatus == 403) {
+        v.error = QStringLiteral("health endpoint refused the credentials (HTTP %1)").arg(httpStatus);
+        return v;
+    }
+    if (httpStatus < 200 || httpStatus > 299) {
+        v.error = QStringLiteral("health endpoint answered HTTP %1").arg(httpStatus);
+        return v;
+    }
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+        v.error = QStringLiteral("health answer is not a JSON object");
+        return v;
+    }
+    const QJsonObject o = doc.object();
+    const QJsonValue version = o.value(QLatin1String("version"));
+    if (version.isString())
+        v.version = version.toString().left(64);
+    if (profileId == QLatin1String("opencode2")) {
+        const double pid = o.value(QLatin1String("pid")).toDouble(0);
+        if (pid > 1 && pid < 4294967296.0)
+            v.reportedPid = qint64(pid);
+        if (!version.isString()) {
+            v.error = QStringLiteral("/api/info has no version");
+            return v;
+        }
+        v.healthy = true;
+        return v;
+    }
+    const QJsonValue healthy = o.value(QLatin1String("healthy"));
+    if (healthy.isBool() && !healthy.toBool()) {
+        v.error = QStringLiteral("service reports itself unhealthy");
+        return v;
+    }
+    if (!healthy.isUndefined() && !healthy.isBool()) {
+        v.error = QStringLiteral("health answer has a non-boolean \"healthy\"");
+        return v;
+    }
+    v.healthy = true;
+    return v;
+}
+
+} // namespace tether

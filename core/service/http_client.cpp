@@ -1,0 +1,94 @@
+#include "service/http_client.h"
+
+#include <QElapsedTimer>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+
+namespace tether {
+
+QByteArray basicAuth(const QString &user, const QString &password) {
+    return "Basic " + (user + QLatin1Char(':') + password).toUtf8().toBase64();
+}
+
+QNetworkAccessManager *newLoopbackManager(QObject *parent) {
+    auto *nam = new QNetworkAccessManager(parent);
+    nam->setProxy(QNetworkProxy::NoProxy);
+    nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    nam->setCookieJar(nullptr);
+    return nam;
+}
+
+void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context,
+              std::function<void(const HttpResult &)> done) {
+    QNetworkRequest request(call.url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    if (!call.authorization.isEmpty())
+        request.setRawHeader("Authorization", call.authorization);
+    if (!call.body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    QNetworkReply *reply = nam->sendCustomRequest(request, call.method, call.body);
+
+    struct State {
+        HttpResult result;
+        bool finished = false;
+    };
+    auto state = std::make_shared<State>();
+    QPointer<QObject> guard(context);
+    auto finish = [=](HttpResult r) {
+        if (state->finished)
+            return;
+        state->finished = true;
+        r.latencyMs = timer->elapsed();
+        reply->disconnect(); // no later signal may call back
+        reply->abort();
+        reply->deleteLater();
+        if (guard)
+            done(r);
+    };
+
+    auto *deadline = new QTimer(reply);
+    deadline->setSingleShot(true);
+    QObject::connect(deadline, &QTimer::timeout, reply, [=] {
+        HttpResult r;
+        r.error = QStringLiteral("no answer within %1 ms").arg(call.timeoutMs);
+        finish(r);
+    });
+    deadline->start(call.timeoutMs);
+
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, [=] {
+        state->result.body += reply->readAll();
+        if (state->result.body.size() > call.maxBodyBytes) {
+            HttpResult r;
+            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
+            finish(r);
+        }
+    });
+    QObject::connect(reply, &QNetworkReply::finished, reply, [=] {
+        HttpResult r = state->result;
+        r.body += reply->readAll();
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (r.body.size() > call.maxBodyBytes) {
+            r.body.clear();
+            r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
+        } else if (r.status == 0) {
+            r.error = reply->errorString();
+        } else {
+            r.transportOk = true; // HTTP errors (401, 500) are answers: the caller judges them
+        }
+        finish(r);
+    });
+}
+
+} // namespace tether

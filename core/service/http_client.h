@@ -1,0 +1,41 @@
+// Small HTTP calls to the supervised service: own deadline with abort, capped body, no
+// redirects, no proxy (credentials go to the loopback URL and nowhere else).
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+#include <functional>
+
+class QNetworkAccessManager;
+
+namespace tether {
+
+struct HttpResult {
+    bool transportOk = false; // a complete HTTP response arrived in time and under the cap
+    int status = 0;           // HTTP status, 0 when none
+    QByteArray body;
+    qint64 latencyMs = 0;
+    QString error; // why transportOk is false, or empty
+};
+
+struct HttpCall {
+    QByteArray method = "GET";
+    QUrl url;
+    QByteArray authorization; // full header value, e.g. "Basic ..."; empty: none
+    QByteArray body;
+    int timeoutMs = 2000;
+    qint64 maxBodyBytes = 64 * 1024;
+};
+
+QByteArray basicAuth(const QString &user, const QString &password);
+
+// A manager set up for loopback calls: no proxy, no cookie jar, no cache.
+QNetworkAccessManager *newLoopbackManager(QObject *parent);
+
+// Calls done(result) exactly once, on the context's thread, unless context dies first.
+void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context,
+              std::function<void(const HttpResult &)> done);
+
+} // namespace tether

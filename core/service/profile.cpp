@@ -1,0 +1,108 @@
+#include "service/profile.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace tether {
+
+QString parseVersionOutput(const QByteArray &output) {
+    static const QRegularExpression re(QStringLiteral("(\\d+\\.\\d+(?:\\.\\d+)?(?:[-+][0-9A-Za-z.-]+)?)"));
+    const auto m = re.match(QString::fromUtf8(output.left(4096)));
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+int majorVersion(const QString &version) {
+    bool ok = false;
+    const int major = version.section(QLatin1Char('.'), 0, 0).toInt(&ok);
+    return ok ? major : -1;
+}
+
+OpencodeInstall detectOpencode() {
+    OpencodeInstall found;
+    found.program = QStandardPaths::findExecutable(QStringLiteral("opencode"));
+    if (found.program.isEmpty()) {
+        const QString home = QDir::homePath() + QStringLiteral("/.opencode/bin/opencode");
+        if (QFileInfo(home).isExecutable())
+            found.program = home;
+    }
+    if (found.program.isEmpty())
+        return found;
+    QProcess p;
+    p.start(found.program, {QStringLiteral("--version")});
+    if (p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit)
+        found.version = parseVersionOutput(p.readAllStandardOutput());
+    else
+        p.kill();
+    return found;
+}
+
+ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &opencode,
+                                 const QString &tetherBinary) {
+    ProfileResolution out;
+    Profile &p = out.profile;
+    QString id = s.profile;
+    if (id == QLatin1String("auto")) {
+        if (!s.program.isEmpty() || !opencode.program.isEmpty())
+            id = majorVersion(opencode.version) >= 2 ? QStringLiteral("opencode2")
+                                                     : QStringLiteral("opencode1");
+        else
+            id = QStringLiteral("demo");
+    }
+    p.id = id;
+    p.port = s.port;
+    const QString port = QString::number(s.port);
+
+    if (id == QLatin1String("opencode1") || id == QLatin1String("opencode2")) {
+        p.program = s.program.isEmpty() ? opencode.program : s.program;
+        p.installedVersion = s.program.isEmpty() ? opencode.version : QString();
+        p.authUser = QStringLiteral("opencode");
+        if (id == QLatin1String("opencode1")) {
+            p.arguments = QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
+                                      QStringLiteral("127.0.0.1"), QStringLiteral("--port"), port} +
+                          s.arguments;
+            p.healthPath = QStringLiteral("/global/health");
+            p.mcpStatusPath = QStringLiteral("/mcp");
+            p.configPath = QStringLiteral("/config");
+            p.mcpActionPath = QStringLiteral("/mcp/%1/%2");
+            p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
+        } else {
+            p.arguments = QStringList{QStringLiteral("serve"), QStringLiteral("--service")} + s.arguments;
+            p.healthPath = QStringLiteral("/api/info");
+            p.mcpStatusPath = QStringLiteral("/api/mcp");
+            p.mcpActionPath = QStringLiteral("/api/mcp/%1/%2");
+            p.selfRegistering = true;
+        }
+        if (p.program.isEmpty())
+            out.error = QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
+                                       "install it or set [service] program");
+    } else if (id == QLatin1String("demo")) {
+        p.program = tetherBinary;
+        p.arguments = QStringList{QStringLiteral("demo-service"), QStringLiteral("--port"), port} +
+                      s.arguments;
+        p.installedVersion = QString::fromLatin1(kDemoServiceVersion);
+        p.healthPath = QStringLiteral("/global/health");
+        p.mcpStatusPath = QStringLiteral("/mcp");
+        p.configPath = QStringLiteral("/config");
+        p.mcpActionPath = QStringLiteral("/mcp/%1/%2");
+        p.authUser = QStringLiteral("opencode");
+        p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
+    } else { // custom: the user's command; {port} is replaced by the port
+        p.program = s.program;
+        for (QString a : s.arguments)
+            p.arguments << a.replace(QStringLiteral("{port}"), port);
+        p.healthPath = s.healthPath.isEmpty() ? QStringLiteral("/global/health") : s.healthPath;
+        if (p.program.isEmpty())
+            out.error = QStringLiteral("the custom profile needs [service] program");
+    }
+    if (out.error.isEmpty() && !p.program.isEmpty() && !QFileInfo(p.program).isExecutable() &&
+        QStandardPaths::findExecutable(p.program).isEmpty())
+        out.error = QStringLiteral("the service program %1 does not exist or is not executable "
+                                   "(setting [service] program)")
+                        .arg(p.program);
+    return out;
+}
+
+} // namespace tether

@@ -1,0 +1,51 @@
+// How to start, find, probe and drive a service: opencode 1.x, opencode 2.x managed, custom,
+// and the bundled demo. Resolution from settings is a pure function; detection runs programs.
+#pragma once
+
+#include "settings/settings.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace tether {
+
+inline constexpr char kDemoServiceVersion[] = "1.18.33-demo";
+
+struct Profile {
+    QString id; // opencode1 | opencode2 | custom | demo
+    QString program;
+    QStringList arguments; // the full argument list, port already filled in
+    int port = 0;
+    QString healthPath;       // GET, answered with a JSON object
+    QString mcpStatusPath;    // GET, empty when the service has none
+    QString configPath;       // GET, MCP entries with their command arrays
+    QString mcpActionPath;    // with %1 = name, %2 = connect|disconnect; empty when none
+    QString authUser;         // Basic auth user; empty: no auth
+    QString passwordEnv;      // the environment variable that passes the per-start password
+    bool selfRegistering = false; // opencode2: the service writes its own service.json
+    QString installedVersion;     // the version the installed program reports; empty: unknown
+};
+
+struct OpencodeInstall {
+    QString program; // empty: not found
+    QString version; // empty: could not be read
+};
+
+// Where the opencode binary is: PATH, then ~/.opencode/bin. Runs `opencode --version`.
+OpencodeInstall detectOpencode();
+// The leading "1.18.33" of a version string such as "1.18.33\n" or "opencode 2.0.1".
+QString parseVersionOutput(const QByteArray &output);
+int majorVersion(const QString &version); // -1 when unknown
+
+struct ProfileResolution {
+    Profile profile;
+    QString error; // non-empty: cannot run (for example the program is missing)
+};
+
+// Pure: settings + what was detected -> the profile. "auto" picks opencode1/opencode2 by the
+// installed major version, and the demo when no opencode is installed.
+ProfileResolution resolveProfile(const Settings &settings, const OpencodeInstall &opencode,
+                                 const QString &tetherBinary);
+
+} // namespace tether

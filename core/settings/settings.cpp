@@ -1,0 +1,218 @@
+#include "settings/settings.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStandardPaths>
+#include <functional>
+
+namespace tether {
+
+namespace {
+
+// One row per setting: key, how to read it into Settings, how to write it back.
+struct Field {
+    const char *key;
+    std::function<bool(Settings &, const QVariant &, QString *why)> read;
+    std::function<QVariant(const Settings &)> write;
+};
+
+bool toInt64(const QVariant &v, qint64 *out) {
+    bool ok = false;
+    const qint64 n = v.toString().trimmed().toLongLong(&ok);
+    if (ok)
+        *out = n;
+    return ok;
+}
+
+Field integer(const char *key, qint64 min, qint64 max, std::function<void(Settings &, qint64)> set,
+              std::function<qint64(const Settings &)> get) {
+    return Field{key,
+                 [=](Settings &s, const QVariant &v, QString *why) {
+                     qint64 n = 0;
+                     if (!toInt64(v, &n)) {
+                         *why = QStringLiteral("not a whole number");
+                         return false;
+                     }
+                     if (n < min || n > max) {
+                         *why = QStringLiteral("must be between %1 and %2").arg(min).arg(max);
+                         return false;
+                     }
+                     set(s, n);
+                     return true;
+                 },
+                 [=](const Settings &s) { return QVariant(get(s)); }};
+}
+
+Field boolean(const char *key, bool Settings::*member) {
+    return Field{key,
+                 [=](Settings &s, const QVariant &v, QString *why) {
+                     const QString t = v.toString().trimmed().toLower();
+                     if (t == QLatin1String("true") || t == QLatin1String("1") ||
+                         t == QLatin1String("yes") || t == QLatin1String("on"))
+                         s.*member = true;
+                     else if (t == QLatin1String("false") || t == QLatin1String("0") ||
+                              t == QLatin1String("no") || t == QLatin1String("off"))
+                         s.*member = false;
+                     else {
+                         *why = QStringLiteral("must be true or false");
+                         return false;
+                     }
+                     return true;
+                 },
+                 [=](const Settings &s) { return QVariant(s.*member); }};
+}
+
+Field choice(const char *key, QStringList allowed, QString Settings::*member) {
+    return Field{key,
+                 [=](Settings &s, const QVariant &v, QString *why) {
+                     const QString t = v.toString().trimmed().toLower();
+                     if (!allowed.contains(t)) {
+                         *why = QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", ")));
+                         return false;
+                     }
+                     s.*member = t;
+                     return true;
+                 },
+                 [=](const Settings &s) { return QVariant(s.*member); }};
+}
+
+Field text(const char *key, QString Settings::*member) {
+    return Field{key,
+                 [=](Settings &s, const QVariant &v, QString *why) {
+                     if (v.typeId() == QMetaType::QStringList || v.typeId() == QMetaType::QVariantList) {
+                         *why = QStringLiteral("must be a single value");
+                         return false;
+                     }
+                     s.*member = v.toString();
+                     return true;
+                 },
+                 [=](const Settings &s) { return QVariant(s.*member); }};
+}
+
+using T = policy::Timings;
+Field timing(const char *key, qint64 min, qint64 max, policy::Ms T::*member) {
+    return integer(
+        key, min, max, [=](Settings &s, qint64 n) { s.timings.*member = n; },
+        [=](const Settings &s) { return s.timings.*member; });
+}
+
+const std::vector<Field> &fields() {
+    static const std::vector<Field> all = {
+        choice("service/profile",
+               {QStringLiteral("auto"), QStringLiteral("opencode1"), QStringLiteral("opencode2"),
+                QStringLiteral("custom"), QStringLiteral("demo")},
+               &Settings::profile),
+        text("service/program", &Settings::program),
+        Field{"service/arguments",
+              [](Settings &s, const QVariant &v, QString *) {
+                  // QSettings gives a list for "a, b" and a string for a single value.
+                  s.arguments = v.typeId() == QMetaType::QStringList ? v.toStringList()
+                                : v.toString().isEmpty()             ? QStringList()
+                                                         : QStringList{v.toString()};
+                  return true;
+              },
+              [](const Settings &s) { return QVariant(s.arguments); }},
+        integer(
+            "service/port", 1, 65535, [](Settings &s, qint64 n) { s.port = int(n); },
+            [](const Settings &s) { return s.port; }),
+        text("service/healthPath", &Settings::healthPath),
+        text("service/stateDir", &Settings::stateDir),
+        timing("probe/intervalMs", 10, 3600000, &T::probeIntervalMs),
+        timing("probe/timeoutMs", 10, 600000, &T::probeTimeoutMs),
+        timing("probe/startupDeadlineMs", 100, 3600000, &T::startupDeadlineMs),
+        timing("recovery/windowMs", 0, 86400000, &T::windowMs),
+        timing("recovery/graceMs", 0, 600000, &T::graceMs),
+        timing("recovery/backoffInitialMs", 1, 3600000, &T::backoffInitialMs),
+        timing("recovery/backoffMaxMs", 1, 86400000, &T::backoffMaxMs),
+        integer(
+            "recovery/burst", 1, 1000, [](Settings &s, qint64 n) { s.timings.burst = int(n); },
+            [](const Settings &s) { return qint64(s.timings.burst); }),
+        timing("recovery/burstWindowMs", 1, 86400000, &T::burstWindowMs),
+        timing("recovery/stableResetMs", 1, 86400000, &T::stableResetMs),
+        boolean("recovery/autoReplaceOnVersionChange", &Settings::autoReplaceOnVersionChange),
+        choice("orphans/onLaunch", {QStringLiteral("ask"), QStringLiteral("clean"), QStringLiteral("ignore")},
+               &Settings::orphansOnLaunch),
+        choice("orphans/whileRunning",
+               {QStringLiteral("clean"), QStringLiteral("ask"), QStringLiteral("ignore")},
+               &Settings::orphansWhileRunning),
+        integer(
+            "orphans/graceMs", 0, 60000, [](Settings &s, qint64 n) { s.orphanGraceMs = int(n); },
+            [](const Settings &s) { return qint64(s.orphanGraceMs); }),
+        boolean("app/stopServiceOnQuit", &Settings::stopServiceOnQuit),
+        boolean("app/notifications", &Settings::notifications),
+        integer(
+            "mcp/memoryWarnMiB", 1, 1048576, [](Settings &s, qint64 n) { s.memoryWarnMiB = int(n); },
+            [](const Settings &s) { return qint64(s.memoryWarnMiB); }),
+        integer(
+            "mcp/cpuBusyMinutes", 1, 10080, [](Settings &s, qint64 n) { s.cpuBusyMinutes = int(n); },
+            [](const Settings &s) { return qint64(s.cpuBusyMinutes); }),
+    };
+    return all;
+}
+
+} // namespace
+
+LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
+    LoadedSettings out;
+    for (const Field &f : fields()) {
+        const auto it = values.find(QLatin1String(f.key));
+        if (it == values.end())
+            continue;
+        Settings candidate = out.settings;
+        QString why;
+        if (f.read(candidate, it.value(), &why))
+            out.settings = candidate;
+        else
+            out.warnings << QStringLiteral("setting %1=%2 ignored (%3); using the default")
+                                .arg(QLatin1String(f.key), it.value().toString().left(80), why);
+    }
+    if (out.settings.timings.backoffMaxMs < out.settings.timings.backoffInitialMs) {
+        out.warnings << QStringLiteral("setting recovery/backoffMaxMs is below "
+                                       "recovery/backoffInitialMs; using backoffInitialMs");
+        out.settings.timings.backoffMaxMs = out.settings.timings.backoffInitialMs;
+    }
+    return out;
+}
+
+QMap<QString, QVariant> settingsToValues(const Settings &s) {
+    QMap<QString, QVariant> values;
+    for (const Field &f : fields())
+        values.insert(QLatin1String(f.key), f.write(s));
+    return values;
+}
+
+QString defaultSettingsPath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
+           QStringLiteral("/tether.ini");
+}
+
+LoadedSettings loadSettings(const QString &path) {
+    const QString file = path.isEmpty() ? defaultSettingsPath() : path;
+    QSettings ini(file, QSettings::IniFormat);
+    QMap<QString, QVariant> values;
+    for (const QString &key : ini.allKeys())
+        values.insert(key, ini.value(key));
+    LoadedSettings loaded = settingsFromValues(values);
+    if (ini.status() == QSettings::FormatError)
+        loaded.warnings.prepend(QStringLiteral("settings file %1 is malformed; unreadable parts use defaults").arg(file));
+    return loaded;
+}
+
+bool saveSettings(const QString &path, const Settings &s, QString *error) {
+    const QString file = path.isEmpty() ? defaultSettingsPath() : path;
+    QDir().mkpath(QFileInfo(file).absolutePath());
+    QSettings ini(file, QSettings::IniFormat);
+    const auto values = settingsToValues(s);
+    for (auto it = values.begin(); it != values.end(); ++it)
+        ini.setValue(it.key(), it.value());
+    ini.sync();
+    if (ini.status() != QSettings::NoError) {
+        if (error)
+            *error = QStringLiteral("cannot write settings to %1").arg(file);
+        return false;
+    }
+    return true;
+}
+
+} // namespace tether

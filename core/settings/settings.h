@@ -1,0 +1,51 @@
+// Every setting of Tether, with its default and its valid range, read from one INI file.
+// Invalid values never stop Tether: each yields a warning naming the key, and the default.
+#pragma once
+
+#include "policy/recovery.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+
+namespace tether {
+
+struct Settings {
+    // [service]
+    QString profile = QStringLiteral("auto"); // auto | opencode1 | opencode2 | custom | demo
+    QString program;                           // empty: detect (opencode) or this tether (demo)
+    QStringList arguments;                     // extra arguments (custom: the whole command)
+    int port = 4096;
+    QString healthPath;    // custom profile: health endpoint (default /global/health)
+    QString stateDir;      // opencode2: where service.json lives (default $XDG_STATE_HOME/opencode)
+    // [probe] + [recovery]
+    policy::Timings timings;
+    bool autoReplaceOnVersionChange = false;
+    // [orphans]
+    QString orphansOnLaunch = QStringLiteral("ask");     // ask | clean | ignore
+    QString orphansWhileRunning = QStringLiteral("clean"); // clean | ask | ignore
+    int orphanGraceMs = 500;
+    // [app]
+    bool stopServiceOnQuit = false;
+    bool notifications = true;
+    // [mcp]
+    int memoryWarnMiB = 1024;
+    int cpuBusyMinutes = 10;
+};
+
+struct LoadedSettings {
+    Settings settings;
+    QStringList warnings; // one per rejected value, naming the key
+};
+
+// Pure: from "group/key" -> value (as QSettings gives them) to validated settings.
+LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values);
+QMap<QString, QVariant> settingsToValues(const Settings &s);
+
+// The user's file (QSettings INI in the config location), or the given file when not empty.
+QString defaultSettingsPath();
+LoadedSettings loadSettings(const QString &path);
+bool saveSettings(const QString &path, const Settings &s, QString *error);
+
+} // namespace tether
