@@ -1,0 +1,182 @@
+#include "mcp/matching.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+namespace tether::mcp {
+
+namespace {
+
+// Interpreter plus at most this many options before the script (`python3 -u -X dev script`).
+constexpr std::size_t kMaxInterpreterWords = 4;
+
+// Programs that fetch a package and run its binary in a child process tree.
+const char *const kLaunchers[] = {"npx",  "bunx", "pnpx", "uvx", "pipx", "npm",
+                                  "pnpm", "bun",  "yarn", "uv",  "deno"};
+// Sub-verbs of those launchers that come before the package name (`pnpm dlx pkg`).
+const char *const kLauncherVerbs[] = {"exec", "dlx", "x", "run", "tool", "--"};
+
+std::string basename(const std::string &path) {
+    const auto slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool contains(const char *const *begin, const char *const *end, const std::string &s) {
+    return std::any_of(begin, end, [&](const char *x) { return s == x; });
+}
+
+// A configured program is an absolute/relative path (compare whole) or a bare name that the
+// service resolved through PATH (compare the basename of what actually runs).
+bool programMatches(const std::string &actual, const std::string &configured) {
+    if (configured.find_first_of("/\\") != std::string::npos) return actual == configured;
+    return basename(actual) == configured;
+}
+
+// argv[from..] == command[1..], with argv[from] matching the program.
+bool matchesAt(const std::vector<std::string> &argv, std::size_t from,
+               const std::vector<std::string> &command) {
+    if (argv.size() - from != command.size() || !programMatches(argv[from], command[0]))
+        return false;
+    return std::equal(command.begin() + 1, command.end(), argv.begin() + from + 1);
+}
+
+// A process may rewrite its title ("npm exec pkg /tmp" as one string): compare words.
+std::vector<std::string> words(const std::vector<std::string> &argv) {
+    std::vector<std::string> out;
+    for (const std::string &arg : argv) {
+        std::size_t i = 0;
+        while (i < arg.size()) {
+            const std::size_t end = std::min(arg.find(' ', i), arg.size());
+            if (end > i) out.push_back(arg.substr(i, end - i));
+            i = end + 1;
+        }
+    }
+    return out;
+}
+
+// `npx -y pkg a b`: the launcher runs as "npm exec pkg a b" (or node .../npx-cli.js -y pkg a b):
+// the package name must appear after the first word and the arguments must end the argv.
+bool launcherMatches(const std::vector<std::string> &argv,
+                     const std::vector<std::string> &command) {
+    if (!contains(std::begin(kLaunchers), std::end(kLaunchers), basename(command[0]))) return false;
+    std::size_t pkg = 1;
+    while (pkg < command.size() &&
+           (command[pkg].rfind('-', 0) == 0 ||
+            contains(std::begin(kLauncherVerbs), std::end(kLauncherVerbs), command[pkg])))
+        ++pkg;
+    if (pkg >= command.size()) return false;
+    const std::vector<std::string> w = words(argv);
+    const std::size_t tail = command.size() - pkg - 1; // arguments after the package
+    if (w.size() < tail + 2) return false;
+    if (!std::equal(command.end() - static_cast<std::ptrdiff_t>(tail), command.end(),
+                    w.end() - static_cast<std::ptrdiff_t>(tail)))
+        return false;
+    const auto pkgEnd = w.end() - static_cast<std::ptrdiff_t>(tail);
+    return std::find(w.begin() + 1, pkgEnd, command[pkg]) != pkgEnd;
+}
+
+bool isLive(const os::ProcessInfo &p) {
+    return p.state != os::RunState::Zombie;
+}
+
+} // namespace
+
+ArgvMatch matchArgv(const std::vector<std::string> &argv, const std::vector<std::string> &command) {
+    if (argv.empty() || command.empty() || command[0].empty()) return ArgvMatch::None;
+    if (matchesAt(argv, 0, command)) return ArgvMatch::Exact;
+    if (argv.size() > command.size() && argv.size() - command.size() <= kMaxInterpreterWords &&
+        matchesAt(argv, argv.size() - command.size(), command))
+        return ArgvMatch::Interpreter;
+    if (launcherMatches(argv, command)) return ArgvMatch::Launcher;
+    return ArgvMatch::None;
+}
+
+std::vector<McpCommand> localCommands(const std::vector<McpEntry> &entries) {
+    std::vector<McpCommand> out;
+    for (const McpEntry &e : entries) {
+        if (e.type == McpEntry::Type::Local && !e.command.empty())
+            out.push_back({e.name, e.command});
+    }
+    return out;
+}
+
+std::vector<McpProcessTree> matchMcpProcesses(os::Pid servicePid,
+                                              const std::vector<os::ProcessInfo> &snapshot,
+                                              const std::vector<McpCommand> &commands) {
+    std::unordered_map<os::Pid, const os::ProcessInfo *> byPid;
+    for (const os::ProcessInfo &p : snapshot)
+        byPid.emplace(p.pid, &p);
+    const auto service = byPid.find(servicePid);
+
+    // Direct, live children of the service (a stale ppid never predates its parent).
+    std::vector<const os::ProcessInfo *> children;
+    for (const os::ProcessInfo &p : snapshot) {
+        if (p.ppid != servicePid || p.pid == servicePid || !isLive(p)) continue;
+        if (service != byPid.end() && p.startTime < service->second->startTime) continue;
+        children.push_back(&p);
+    }
+
+    struct Subtree {
+        std::vector<const os::ProcessInfo *> live; // root first
+    };
+    std::vector<Subtree> subtrees;
+    for (const os::ProcessInfo *child : children) {
+        Subtree t{{child}};
+        for (os::Pid pid : os::descendants(child->pid, snapshot)) {
+            const auto it = byPid.find(pid);
+            if (it != byPid.end() && isLive(*it->second)) t.live.push_back(it->second);
+        }
+        subtrees.push_back(std::move(t));
+    }
+
+    // Strength of each (command, child) pair: the child's own argv first; failing that, a
+    // descendant that runs the command (a wrapper such as `sh -c` in between) ranks last.
+    struct Candidate {
+        int strength;
+        std::size_t command;
+        std::size_t child;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t c = 0; c < commands.size(); ++c) {
+        for (std::size_t k = 0; k < children.size(); ++k) {
+            int strength = static_cast<int>(matchArgv(children[k]->argv, commands[c].command));
+            if (strength == 0) {
+                const auto &live = subtrees[k].live;
+                const bool inside = std::any_of(live.begin() + 1, live.end(), [&](auto *p) {
+                    const ArgvMatch m = matchArgv(p->argv, commands[c].command);
+                    return m == ArgvMatch::Exact || m == ArgvMatch::Interpreter;
+                });
+                strength = inside ? 0 : -1;
+            }
+            if (strength >= 0) candidates.push_back({strength, c, k});
+        }
+    }
+    // Strongest first; among equals the oldest child, then the lowest pid: deterministic.
+    std::sort(candidates.begin(), candidates.end(), [&](const Candidate &a, const Candidate &b) {
+        const auto *pa = children[a.child];
+        const auto *pb = children[b.child];
+        return std::make_tuple(-a.strength, pa->startTime, pa->pid, a.command) <
+               std::make_tuple(-b.strength, pb->startTime, pb->pid, b.command);
+    });
+
+    std::vector<McpProcessTree> out(commands.size());
+    for (std::size_t c = 0; c < commands.size(); ++c)
+        out[c].name = commands[c].name;
+    std::vector<bool> childTaken(children.size(), false);
+    for (const Candidate &cand : candidates) {
+        McpProcessTree &tree = out[cand.command];
+        if (tree.rootPid != 0 || childTaken[cand.child]) continue;
+        childTaken[cand.child] = true;
+        tree.rootPid = children[cand.child]->pid;
+        tree.rootStartTime = children[cand.child]->startTime;
+        for (const os::ProcessInfo *p : subtrees[cand.child].live) {
+            tree.pids.push_back(p->pid);
+            tree.rssKiB += p->rssKiB;
+            tree.cpuTimeMs += p->cpuTimeMs;
+        }
+    }
+    return out;
+}
+
+} // namespace tether::mcp
