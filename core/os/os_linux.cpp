@@ -1,1 +1,393 @@
-// placeholder: implemented in the OS-layer work
+// Linux: processes from /proc, port owners from /proc/net/tcp{,6} + /proc/PID/fd, and signals
+// through pidfds (pidfd_open + pidfd_send_signal) so a pid reuse cannot redirect a signal.
+#include "os/posix_internal.h"
+#include "os/process.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <unordered_set>
+
+namespace tether::os {
+namespace {
+
+// Closes a file descriptor on scope exit.
+struct Fd {
+    int fd = -1;
+    explicit Fd(int f)
+        : fd(f) {}
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+};
+
+bool vanished(int err) {
+    return err == ENOENT || err == ESRCH;
+}
+
+// Reads a whole file relative to dirfd into out. Returns 0 or the errno.
+int readAll(int dirfd, const char *path, std::string &out) {
+    Fd f(::openat(dirfd, path, O_RDONLY | O_CLOEXEC));
+    if (f.fd < 0) return errno;
+    out.clear();
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(f.fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        if (n == 0) return 0;
+        out.append(buf, static_cast<size_t>(n));
+    }
+}
+
+bool isPidName(const char *s) {
+    if (*s == '\0') return false;
+    for (; *s; ++s)
+        if (*s < '0' || *s > '9') return false;
+    return true;
+}
+
+// Cursor over the space-separated fields of /proc/PID/stat after the comm.
+struct Fields {
+    const char *p;
+    const char *end;
+    void skipSpaces() {
+        while (p < end && *p == ' ')
+            ++p;
+    }
+    bool number(std::int64_t &v) {
+        skipSpaces();
+        bool neg = false;
+        if (p < end && *p == '-') {
+            neg = true;
+            ++p;
+        }
+        if (p >= end || *p < '0' || *p > '9') return false;
+        std::uint64_t u = 0;
+        while (p < end && *p >= '0' && *p <= '9')
+            u = u * 10 + static_cast<std::uint64_t>(*p++ - '0');
+        v = neg ? -static_cast<std::int64_t>(u) : static_cast<std::int64_t>(u);
+        return true;
+    }
+    bool skip(int n) {
+        std::int64_t ignored;
+        for (int i = 0; i < n; ++i)
+            if (!number(ignored)) return false;
+        return true;
+    }
+};
+
+RunState stateFromChar(char c) {
+    switch (c) {
+    case 'Z':
+    case 'X':
+    case 'x':
+        return RunState::Zombie;
+    case 'T':
+    case 't':
+        return RunState::Stopped;
+    default:
+        return RunState::Running; // R S D I W K P: running, sleeping or waiting
+    }
+}
+
+// Parses /proc/PID/stat. The comm (field 2) may hold spaces and ')': fields resume after the
+// LAST ')'. Numbering follows proc(5).
+bool parseStat(const std::string &s, ProcessInfo &info) {
+    const size_t open = s.find('(');
+    const size_t close = s.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return false;
+    Fields head{s.data(), s.data() + open};
+    std::int64_t pid = 0;
+    if (!head.number(pid)) return false;
+    Fields f{s.data() + close + 1, s.data() + s.size()};
+    f.skipSpaces();
+    if (f.p >= f.end) return false;
+    const char state = *f.p++; // 3
+    std::int64_t ppid, pgid, utime, stime, start, rss;
+    if (!f.number(ppid) || !f.number(pgid) || !f.skip(8) // 4, 5, 6..13
+        || !f.number(utime) || !f.number(stime)          // 14, 15
+        || !f.skip(6) || !f.number(start)                // 16..21, 22
+        || !f.skip(1) || !f.number(rss))                 // 23, 24
+        return false;
+    static const long ticks = std::max(1L, ::sysconf(_SC_CLK_TCK));
+    static const long pageKiB = std::max(1L, ::sysconf(_SC_PAGESIZE) / 1024);
+    info.pid = pid;
+    info.ppid = ppid;
+    info.pgid = pgid;
+    info.state = stateFromChar(state);
+    info.startTime = static_cast<std::uint64_t>(start);
+    // stat's rss (field 24) is the same counter as statm's "resident": one file fewer to read.
+    info.rssKiB = static_cast<std::uint64_t>(std::max<std::int64_t>(rss, 0)) *
+                  static_cast<std::uint64_t>(pageKiB);
+    info.cpuTimeMs =
+        static_cast<std::uint64_t>(utime + stime) * 1000u / static_cast<std::uint64_t>(ticks);
+    return true;
+}
+
+// cmdline is NUL-terminated args; keeps empty args. A process that rewrote its title may omit
+// the final NUL: trailing bytes then form the last arg.
+std::vector<std::string> splitCmdline(const std::string &raw) {
+    std::vector<std::string> argv;
+    size_t start = 0;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        if (raw[i] == '\0') {
+            argv.emplace_back(raw, start, i - start);
+            start = i + 1;
+        }
+    }
+    if (start < raw.size()) argv.emplace_back(raw, start, raw.size() - start);
+    return argv;
+}
+
+enum class Read { Ok, Vanished, Failed };
+
+// Reads one process through a /proc/PID directory fd. The directory fd is bound to that process:
+// if it exits and the pid is reused meanwhile, reads through it fail (ESRCH) instead of
+// describing the newcomer, so stat, cmdline and exe always describe the same process.
+Read readProcess(int procfd, const char *pidName, ProcessInfo &info, std::string &buf,
+                 std::string *error) {
+    Fd dir(::openat(procfd, pidName, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.fd < 0) {
+        const int err = errno;
+        if (error) *error = std::string("open /proc/") + pidName + ": " + std::strerror(err);
+        return vanished(err) ? Read::Vanished : Read::Failed;
+    }
+    if (const int err = readAll(dir.fd, "stat", buf)) {
+        if (error) *error = std::string("read /proc/") + pidName + "/stat: " + std::strerror(err);
+        return vanished(err) ? Read::Vanished : Read::Failed;
+    }
+    if (buf.empty()) // the process was reaped between open and read
+        return Read::Vanished;
+    if (!parseStat(buf, info)) {
+        if (error) *error = std::string("unparsable /proc/") + pidName + "/stat";
+        return Read::Failed;
+    }
+    // argv and exe are best effort: unreadable (other user, kernel thread) leaves them empty.
+    if (const int err = readAll(dir.fd, "cmdline", buf)) {
+        if (vanished(err)) return Read::Vanished;
+        buf.clear();
+    }
+    info.argv = splitCmdline(buf);
+    char exe[4096];
+    const ssize_t n = ::readlinkat(dir.fd, "exe", exe, sizeof exe);
+    if (n > 0 && static_cast<size_t>(n) < sizeof exe)
+        info.executable.assign(exe, static_cast<size_t>(n));
+    return Read::Ok;
+}
+
+// Calls fn(pidName) for every numeric entry of /proc. Returns false when /proc is unreadable.
+template <typename Fn> bool forEachPid(int procfd, Fn fn) {
+    const int dupfd = ::fcntl(procfd, F_DUPFD_CLOEXEC, 0);
+    if (dupfd < 0) return false;
+    DIR *d = ::fdopendir(dupfd);
+    if (!d) {
+        ::close(dupfd);
+        return false;
+    }
+    while (const dirent *e = ::readdir(d))
+        if (isPidName(e->d_name)) fn(e->d_name);
+    ::closedir(d);
+    return true;
+}
+
+int openProc() {
+    return ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+} // namespace
+
+std::vector<ProcessInfo> snapshot() {
+    std::vector<ProcessInfo> out;
+    Fd proc(openProc());
+    if (proc.fd < 0) return out;
+    out.reserve(512);
+    std::string buf;
+    buf.reserve(4096);
+    forEachPid(proc.fd, [&](const char *name) {
+        ProcessInfo info;
+        if (readProcess(proc.fd, name, info, buf, nullptr) == Read::Ok)
+            out.push_back(std::move(info));
+    });
+    return out;
+}
+
+Lookup inspect(Pid pid) {
+    Lookup l;
+    if (pid <= 0) {
+        l.status = Lookup::Status::NotFound;
+        return l;
+    }
+    Fd proc(openProc());
+    if (proc.fd < 0) {
+        l.error = std::string("open /proc: ") + std::strerror(errno);
+        return l;
+    }
+    std::string buf;
+    const std::string name = std::to_string(pid);
+    switch (readProcess(proc.fd, name.c_str(), l.info, buf, &l.error)) {
+    case Read::Ok:
+        l.status = Lookup::Status::Found;
+        break;
+    case Read::Vanished:
+        l.status = Lookup::Status::NotFound;
+        break;
+    case Read::Failed:
+        l.status = Lookup::Status::Error;
+        break;
+    }
+    return l;
+}
+
+namespace {
+
+// Socket inodes in LISTEN state (0A) on `port` from one /proc/net/tcp-format table.
+// Columns: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+void listenInodes(const std::string &table, std::uint16_t port,
+                  std::unordered_set<std::uint64_t> &inodes) {
+    size_t pos = table.find('\n'); // skip the header
+    while (pos != std::string::npos && pos + 1 < table.size()) {
+        const size_t begin = pos + 1;
+        pos = table.find('\n', begin);
+        const size_t end = pos == std::string::npos ? table.size() : pos;
+        std::vector<std::pair<size_t, size_t>> cols;
+        for (size_t i = begin; i < end && cols.size() < 10;) {
+            while (i < end && table[i] == ' ')
+                ++i;
+            const size_t s = i;
+            while (i < end && table[i] != ' ')
+                ++i;
+            if (i > s) cols.emplace_back(s, i - s);
+        }
+        if (cols.size() < 10) continue;
+        const std::string local = table.substr(cols[1].first, cols[1].second);
+        const std::string state = table.substr(cols[3].first, cols[3].second);
+        const size_t colon = local.rfind(':');
+        if (state != "0A" || colon == std::string::npos) continue;
+        if (std::strtoul(local.c_str() + colon + 1, nullptr, 16) != port) continue;
+        const std::uint64_t inode = std::strtoull(table.c_str() + cols[9].first, nullptr, 10);
+        if (inode != 0) inodes.insert(inode);
+    }
+}
+
+// True when any fd of the process is one of the socket inodes. Unreadable fd dirs count as no.
+bool holdsSocket(int procfd, const char *pidName, const std::unordered_set<std::uint64_t> &inodes) {
+    const std::string path = std::string(pidName) + "/fd";
+    const int fdDir = ::openat(procfd, path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fdDir < 0) return false;
+    DIR *d = ::fdopendir(fdDir);
+    if (!d) {
+        ::close(fdDir);
+        return false;
+    }
+    static constexpr char kPrefix[] = "socket:[";
+    bool found = false;
+    while (!found) {
+        const dirent *e = ::readdir(d);
+        if (!e) break;
+        if (e->d_name[0] == '.') continue;
+        char link[64];
+        const ssize_t n = ::readlinkat(::dirfd(d), e->d_name, link, sizeof link - 1);
+        if (n <= static_cast<ssize_t>(sizeof kPrefix - 1) ||
+            std::memcmp(link, kPrefix, sizeof kPrefix - 1) != 0)
+            continue;
+        link[n] = '\0';
+        found = inodes.count(std::strtoull(link + sizeof kPrefix - 1, nullptr, 10)) > 0;
+    }
+    ::closedir(d);
+    return found;
+}
+
+} // namespace
+
+PortOwners listeningPortOwners(std::uint16_t port) {
+    PortOwners r;
+    std::unordered_set<std::uint64_t> inodes;
+    std::string table;
+    for (const char *path : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        if (const int err = readAll(AT_FDCWD, path, table)) {
+            // No tcp6 table means IPv6 is off in this kernel: nothing can listen there.
+            if (err == ENOENT && std::strcmp(path, "/proc/net/tcp6") == 0) continue;
+            r.error = std::string("read ") + path + ": " + std::strerror(err);
+            return r;
+        }
+        listenInodes(table, port, inodes);
+    }
+    r.ok = true;
+    r.listening = !inodes.empty();
+    if (inodes.empty()) return r;
+    Fd proc(openProc());
+    if (proc.fd < 0 || !forEachPid(proc.fd, [&](const char *name) {
+            if (holdsSocket(proc.fd, name, inodes))
+                r.pids.push_back(std::strtoll(name, nullptr, 10));
+        })) {
+        r.error = "cannot scan /proc for socket owners";
+        return r;
+    }
+    if (r.pids.empty()) r.error = "a listener exists but its owner is not readable";
+    return r;
+}
+
+namespace {
+
+std::atomic<bool> pidfdUnavailable{false};
+
+// Opens a pidfd first, THEN verifies the start time, then signals through the pidfd: the fd
+// pins the process, so a pid reuse between the check and the signal cannot redirect it.
+posix::DeliveryResult sendVerifiedByPidfd(const Identity &id, int signo) {
+    using posix::Delivery;
+    if (!maySignalPid(id.pid))
+        return {Delivery::Guarded, "guard: refusing to signal pid " + std::to_string(id.pid)};
+    if (pidfdUnavailable.load(std::memory_order_relaxed))
+        return posix::sendVerifiedByKill(id, signo);
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_send_signal)
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(id.pid), 0u));
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ESRCH) return {Delivery::Gone, "no such process"};
+        // ENOSYS: kernel < 5.3; EPERM: a seccomp filter that does not know the call.
+        if (err == ENOSYS || err == EPERM) {
+            pidfdUnavailable.store(true, std::memory_order_relaxed);
+            return posix::sendVerifiedByKill(id, signo);
+        }
+        return {Delivery::Unknown, std::string("pidfd_open: ") + std::strerror(err)};
+    }
+    Fd pidfd(fd);
+    const Lookup l = inspect(id.pid);
+    if (l.status == Lookup::Status::NotFound) return {Delivery::Gone, "no such process"};
+    if (l.status == Lookup::Status::Error) return {Delivery::Unknown, "look-up failed: " + l.error};
+    if (l.info.state == RunState::Zombie) return {Delivery::Gone, "zombie"};
+    if (l.info.startTime != id.startTime)
+        return {Delivery::Mismatch, "start time differs (pid reused)"};
+    if (::syscall(SYS_pidfd_send_signal, pidfd.fd, signo, nullptr, 0u) == 0)
+        return {Delivery::Sent, {}};
+    const int err = errno;
+    if (err == ESRCH) return {Delivery::Gone, "exited before the signal"};
+    return {Delivery::Unknown, std::string("pidfd_send_signal: ") + std::strerror(err)};
+#else
+    pidfdUnavailable.store(true, std::memory_order_relaxed);
+    return posix::sendVerifiedByKill(id, signo);
+#endif
+}
+
+} // namespace
+
+bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
+    return posix::signalWith(id, sig, sendVerifiedByPidfd, error);
+}
+
+TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
+    return posix::terminateWith(id, grace, sendVerifiedByPidfd);
+}
+
+} // namespace tether::os
