@@ -1,0 +1,45 @@
+// The control socket's protocol: one JSON object per line each way. Pure parsing, so the
+// socket code stays small and the parser can be fuzzed.
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace tether::control {
+
+inline constexpr qint64 kMaxLineBytes = 64 * 1024;
+
+// Verbs a client may send. "show" comes from a second `tether` launch (raise the window).
+inline const QStringList &verbs() {
+    static const QStringList v{QStringLiteral("status"),  QStringLiteral("start"),
+                               QStringLiteral("stop"),    QStringLiteral("restart"),
+                               QStringLiteral("quit"),    QStringLiteral("cleanup"),
+                               QStringLiteral("show"),    QStringLiteral("mcp-connect"),
+                               QStringLiteral("mcp-disconnect")};
+    return v;
+}
+
+struct Request {
+    QString verb;
+    QJsonObject args; // e.g. {"name": "..."} for mcp-*, {"dryRun": true} for cleanup
+};
+
+struct ParsedRequest {
+    bool ok = false;
+    Request request;
+    QString error;
+};
+
+ParsedRequest parseRequest(const QByteArray &line);
+QByteArray serializeRequest(const Request &r);
+
+QByteArray okReply(const QJsonObject &payload = {});
+QByteArray errorReply(const QString &message);
+
+// The per-user endpoint: a socket file in the private data dir (Unix) or a pipe name
+// derived from it (Windows), so each user and each data dir has its own.
+QString serverName();
+
+} // namespace tether::control

@@ -1,0 +1,78 @@
+#include "control/control_server.h"
+
+#include <QLocalSocket>
+
+#ifdef Q_OS_LINUX
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+
+namespace tether::control {
+
+namespace {
+// Defence in depth beside the socket's 0700 directory: only our own user may talk to us.
+bool peerIsSameUser(QLocalSocket *socket) {
+#ifdef Q_OS_LINUX
+    struct ucred cred {};
+    socklen_t len = sizeof(cred);
+    if (::getsockopt(int(socket->socketDescriptor()), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+        return false;
+    return cred.uid == ::getuid();
+#else
+    Q_UNUSED(socket);
+    return true; // the OS enforces UserAccessOption on the pipe / socket
+#endif
+}
+} // namespace
+
+ControlServer::ControlServer(Handler handler, QObject *parent)
+    : QObject(parent)
+    , handler_(std::move(handler)) {
+    server_.setSocketOptions(QLocalServer::UserAccessOption);
+    connect(&server_, &QLocalServer::newConnection, this, &ControlServer::onConnection);
+}
+
+ControlServer::Listen ControlServer::listen(QString *error) {
+    const QString name = serverName();
+    {
+        QLocalSocket probe;
+        probe.connectToServer(name);
+        if (probe.waitForConnected(500))
+            return Listen::AnotherInstance;
+    }
+    QLocalServer::removeServer(name); // a stale endpoint left by a Tether that died
+    if (!server_.listen(name)) {
+        if (error)
+            *error = QStringLiteral("cannot open the control socket %1: %2").arg(name, server_.errorString());
+        return Listen::Error;
+    }
+    return Listen::Ok;
+}
+
+void ControlServer::onConnection() {
+    while (QLocalSocket *socket = server_.nextPendingConnection()) {
+        connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
+        if (!peerIsSameUser(socket)) {
+            socket->write(errorReply(QStringLiteral("refused: not the same user")));
+            socket->disconnectFromServer();
+            continue;
+        }
+        connect(socket, &QLocalSocket::readyRead, this, [this, socket] {
+            // Lines beyond the cap are refused and the connection closed: a flood costs nothing.
+            while (socket->canReadLine() || socket->bytesAvailable() > kMaxLineBytes) {
+                const QByteArray line = socket->readLine(kMaxLineBytes + 1).trimmed();
+                if (line.size() > kMaxLineBytes) {
+                    socket->write(errorReply(QStringLiteral("request too long")));
+                    socket->disconnectFromServer();
+                    return;
+                }
+                if (line.isEmpty())
+                    continue;
+                const ParsedRequest parsed = parseRequest(line);
+                socket->write(parsed.ok ? handler_(parsed.request) : errorReply(parsed.error));
+            }
+        });
+    }
+}
+
+} // namespace tether::control

@@ -1,0 +1,129 @@
+#include "shell/runtime.h"
+
+#include "service/log_rotation.h"
+#include "service/registration.h"
+#include "settings/storage.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QEventLoop>
+#include <QJsonObject>
+#include <cstdio>
+
+namespace tether {
+
+Runtime::Runtime(Options options, QObject *parent)
+    : QObject(parent)
+    , options_(std::move(options)) {}
+
+Runtime::~Runtime() = default;
+
+QString Runtime::settingsPath() const {
+    return options_.settingsPath.isEmpty() ? defaultSettingsPath() : options_.settingsPath;
+}
+
+void Runtime::writeLog(const QString &line) {
+    const QString stamped =
+        QDateTime::currentDateTime().toString(Qt::ISODateWithMs) + QLatin1Char(' ') + line;
+    if (logFile_.isOpen()) {
+        logFile_.write(stamped.toUtf8() + '\n');
+        logFile_.flush();
+    }
+    if (options_.echoLog) {
+        std::fprintf(stdout, "%s\n", qPrintable(stamped));
+        std::fflush(stdout);
+    }
+}
+
+Runtime::Init Runtime::init(QString *error) {
+    control_ = new control::ControlServer([this](const control::Request &r) { return handle(r); }, this);
+    switch (control_->listen(error)) {
+    case control::ControlServer::Listen::AnotherInstance: return Init::AnotherInstance;
+    case control::ControlServer::Listen::Error: return Init::Error;
+    case control::ControlServer::Listen::Ok: break;
+    }
+
+    const QString logPath = storage::logsDir() + QStringLiteral("/tether.log");
+    rotateIfNeeded(logPath);
+    logFile_.setFileName(logPath);
+    if (logFile_.open(QIODevice::Append | QIODevice::Text))
+        logFile_.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+
+    settings_ = loadSettings(options_.settingsPath);
+    for (const QString &w : settings_.warnings)
+        writeLog(QStringLiteral("settings: ") + w);
+
+    const Settings &s = settings_.settings;
+    const bool wantsOpencode = s.profile == QLatin1String("auto") || s.profile.startsWith(QLatin1String("opencode"));
+    const OpencodeInstall opencode = wantsOpencode && s.program.isEmpty() ? detectOpencode() : OpencodeInstall{};
+    const ProfileResolution resolved = resolveProfile(s, opencode, QCoreApplication::applicationFilePath());
+
+    Supervisor::Config config;
+    config.settings = s;
+    config.profile = resolved.profile;
+    config.profileError = resolved.error;
+    config.registrationPath = registrationPath();
+    config.serviceLogPath = storage::logsDir() + QStringLiteral("/service.log");
+    supervisor_ = std::make_unique<Supervisor>(config);
+    connect(supervisor_.get(), &Supervisor::logLine, this, &Runtime::writeLog);
+    writeLog(QStringLiteral("tether %1: profile %2, port %3, data in %4")
+                 .arg(QCoreApplication::applicationVersion(), resolved.profile.id)
+                 .arg(resolved.profile.port)
+                 .arg(storage::dataDir()));
+
+    connect(&rotationTimer_, &QTimer::timeout, this, [config, logPath] {
+        rotateIfNeeded(config.serviceLogPath);
+        rotateIfNeeded(logPath);
+    });
+    rotationTimer_.start(10000);
+    return Init::Ok;
+}
+
+QByteArray Runtime::handle(const control::Request &request) {
+    const QString &verb = request.verb;
+    if (verb == QLatin1String("status"))
+        return control::okReply({{QStringLiteral("status"), supervisor_->status().toJson()}});
+    if (verb == QLatin1String("start")) {
+        supervisor_->start();
+        return control::okReply();
+    }
+    if (verb == QLatin1String("stop")) {
+        supervisor_->stop();
+        return control::okReply();
+    }
+    if (verb == QLatin1String("restart")) {
+        supervisor_->restart();
+        return control::okReply();
+    }
+    if (verb == QLatin1String("quit")) {
+        QTimer::singleShot(0, this, &Runtime::quitRequested);
+        return control::okReply();
+    }
+    if (verb == QLatin1String("show")) {
+        QTimer::singleShot(0, this, &Runtime::showRequested);
+        return control::okReply();
+    }
+    return control::errorReply(QStringLiteral("%1 is not available in this build").arg(verb));
+}
+
+void Runtime::shutdown() {
+    if (!supervisor_)
+        return;
+    if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
+        QEventLoop loop;
+        connect(supervisor_.get(), &Supervisor::stateChanged, &loop, [&loop](policy::State, policy::State to) {
+            if (to == policy::State::Stopped)
+                loop.quit();
+        });
+        QTimer::singleShot(int(settings_.settings.timings.graceMs + 5000), &loop, &QEventLoop::quit);
+        supervisor_->stop();
+        loop.exec();
+    } else {
+        supervisor_->leaveRunning();
+    }
+    writeLog(QStringLiteral("tether quits%1").arg(settings_.settings.stopServiceOnQuit
+                                                       ? QString()
+                                                       : QStringLiteral("; the service keeps running")));
+}
+
+} // namespace tether
