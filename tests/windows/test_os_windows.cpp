@@ -1,0 +1,658 @@
+// Windows OS-layer tests against real processes, sockets and job objects. Plain C++ with a tiny
+// harness (no Qt): cross-compiled with mingw-w64 and run under wine. The program spawns copies
+// of itself ("child <mode> ...") as the processes under test. Prints one line per test and ends
+// with "N passed, N failed"; the exit code is non-zero on any failure.
+#include "os/process.h"
+#include "os/windows_tcp_table.h"
+
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <winsock2.h>
+#include <ws2tcpip.h>
+// winsock2 must come before windows.h
+#include <windows.h>
+
+#include <iphlpapi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace tether::os;
+using namespace std::chrono_literals;
+
+namespace {
+
+// ---- harness --------------------------------------------------------------------------------
+
+struct Failure {
+    int line;
+    std::string what;
+};
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) throw Failure{__LINE__, #cond};                                               \
+    } while (0)
+#define CHECK_MSG(cond, msg)                                                                       \
+    do {                                                                                           \
+        if (!(cond)) throw Failure{__LINE__, std::string(#cond) + " (" + (msg) + ")"};             \
+    } while (0)
+
+std::string g_note; // extra information a test wants on its result line
+void note(const std::string &s) {
+    g_note += (g_note.empty() ? "" : "; ") + s;
+}
+
+// Polls until `cond` holds or the deadline passes: no fixed sleeps in the tests.
+bool waitUntil(const std::function<bool()> &cond, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!cond()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(5ms);
+    }
+    return true;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return char(c >= 'A' && c <= 'Z' ? c + 32 : c); });
+    return s;
+}
+
+bool endsWith(const std::string &s, const std::string &tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+template <typename T> bool contains(const std::vector<T> &v, const T &x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+std::wstring selfPath() {
+    std::vector<wchar_t> buf(32768);
+    const DWORD n = GetModuleFileNameW(nullptr, buf.data(), DWORD(buf.size()));
+    return std::wstring(buf.data(), n);
+}
+
+std::wstring quoted(const std::wstring &arg) {
+    return arg.find_first_of(L" \t") == std::wstring::npos ? arg : L"\"" + arg + L"\"";
+}
+
+// A child process this test started: the handle positively identifies it. Leftovers are
+// terminated through that handle when the test ends.
+class Child {
+public:
+    explicit Child(const std::vector<std::wstring> &args, DWORD flags = 0) {
+        std::wstring cmd = quoted(selfPath()) + L" child";
+        for (const auto &a : args)
+            cmd += L" " + quoted(a);
+        STARTUPINFOW si{};
+        si.cb = sizeof si;
+        std::vector<wchar_t> line(cmd.begin(), cmd.end());
+        line.push_back(L'\0');
+        if (!CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, flags, nullptr, nullptr,
+                            &si, &pi_))
+            throw Failure{__LINE__, "CreateProcessW failed: " + std::to_string(GetLastError())};
+    }
+    ~Child() {
+        if (WaitForSingleObject(pi_.hProcess, 0) == WAIT_TIMEOUT) {
+            TerminateProcess(pi_.hProcess, 99);
+            WaitForSingleObject(pi_.hProcess, 5000);
+        }
+        CloseHandle(pi_.hThread);
+        CloseHandle(pi_.hProcess);
+    }
+    Child(const Child &) = delete;
+    Child &operator=(const Child &) = delete;
+
+    Pid pid() const { return Pid(pi_.dwProcessId); }
+    HANDLE handle() const { return pi_.hProcess; }
+    void resume() const { ResumeThread(pi_.hThread); }
+    bool running() const { return WaitForSingleObject(pi_.hProcess, 0) == WAIT_TIMEOUT; }
+    bool waitExit(DWORD ms) const { return WaitForSingleObject(pi_.hProcess, ms) == WAIT_OBJECT_0; }
+    DWORD exitCode() const {
+        DWORD code = 0;
+        GetExitCodeProcess(pi_.hProcess, &code);
+        return code;
+    }
+    // The start time straight from the OS, independent of the layer under test.
+    std::uint64_t creationTime() const {
+        FILETIME c{}, e{}, k{}, u{};
+        GetProcessTimes(pi_.hProcess, &c, &e, &k, &u);
+        return (std::uint64_t(c.dwHighDateTime) << 32) | c.dwLowDateTime;
+    }
+    Identity identity() const { return {pid(), creationTime()}; }
+
+private:
+    PROCESS_INFORMATION pi_{};
+};
+
+std::string jobName(const char *what) {
+    return "tether-test-" + std::string(what) + "-" + std::to_string(GetCurrentProcessId()) + "-" +
+           std::to_string(GetTickCount64());
+}
+
+// ---- child modes ----------------------------------------------------------------------------
+
+int childCheckOwnArgv(); // defined next to the test that uses it
+
+constexpr DWORD kChildLifetimeMs = 120000; // self-limit: nothing outlives a broken run for long
+
+std::wstring selfCommand(const wchar_t *mode) {
+    return quoted(selfPath()) + L" child " + mode;
+}
+
+void spawnDetached(const std::wstring &cmd) {
+    STARTUPINFOW si{};
+    si.cb = sizeof si;
+    PROCESS_INFORMATION pi{};
+    std::vector<wchar_t> line(cmd.begin(), cmd.end());
+    line.push_back(L'\0');
+    if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si,
+                       &pi)) {
+        CloseHandle(pi.hThread);
+        CloseHandle(pi.hProcess);
+    }
+}
+
+LRESULT CALLBACK closingWindowProc(HWND hwnd, UINT msg, WPARAM w, LPARAM l) {
+    if (msg == WM_CLOSE) {
+        DestroyWindow(hwnd);
+        return 0;
+    }
+    if (msg == WM_DESTROY) {
+        PostQuitMessage(0);
+        return 0;
+    }
+    return DefWindowProcW(hwnd, msg, w, l);
+}
+
+int childMain(int argc, wchar_t **argv) {
+    const std::wstring mode = argc > 2 ? argv[2] : L"";
+    if (mode == L"sleep") { // also used with extra arguments for the argv test
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"selfargv") return childCheckOwnArgv();
+    if (mode == L"exit-after") {
+        Sleep(DWORD(_wtoi(argv[3])));
+        return 7;
+    }
+    if (mode == L"tree") { // parent -> middle -> leaf, all sleeping
+        spawnDetached(selfCommand(L"middle"));
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"middle") {
+        spawnDetached(selfCommand(L"sleep"));
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"window") { // exits 0 when asked to close, so a graceful stop is visible
+        WNDCLASSW wc{};
+        wc.lpfnWndProc = closingWindowProc;
+        wc.hInstance = GetModuleHandleW(nullptr);
+        wc.lpszClassName = L"TetherTestWindow";
+        if (!RegisterClassW(&wc)) return 3;
+        HWND hwnd = CreateWindowExW(0, wc.lpszClassName, L"tether test", WS_OVERLAPPEDWINDOW, 0, 0,
+                                    100, 100, nullptr, nullptr, wc.hInstance, nullptr);
+        if (!hwnd) return 4;
+        ShowWindow(hwnd, SW_SHOWNORMAL);
+        SetTimer(nullptr, 0, kChildLifetimeMs, nullptr);
+        MSG msg;
+        while (GetMessageW(&msg, nullptr, 0, 0) > 0) {
+            if (msg.message == WM_TIMER) return 5;
+            DispatchMessageW(&msg);
+        }
+        return 0;
+    }
+    return 2;
+}
+
+// ---- tests ----------------------------------------------------------------------------------
+
+void testGuard() {
+    for (Pid pid : {Pid(-5), Pid(0), Pid(1), Pid(4), currentPid()})
+        CHECK_MSG(!maySignalPid(pid), std::to_string(pid));
+    Child child({L"sleep"});
+    CHECK(maySignalPid(child.pid()));
+    for (Pid g : {Pid(0), Pid(1), child.pid(), Pid(12345)})
+        CHECK(!maySignalGroup(g));
+    std::string error;
+    CHECK(!signalGroup(child.pid(), Signal::Kill, &error));
+    CHECK(!error.empty());
+    CHECK(currentProcessGroup() == 0);
+    // terminate() of our own identity is refused by the guard, whatever the identity says.
+    const auto self = identityOf(currentPid());
+    CHECK(self.has_value());
+    const TerminateResult r = terminate(*self, 100ms);
+    CHECK(r.outcome == TerminateOutcome::Refused);
+    CHECK(!signalIdentity(*self, Signal::Kill, &error));
+    CHECK(!signalIdentity({4, 0}, Signal::Kill, &error));
+    CHECK(child.running());
+}
+
+void testSnapshotFindsChild() {
+    Child child({L"sleep"});
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<ProcessInfo> snap = snapshot();
+    const auto ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0);
+    auto it = std::find_if(snap.begin(), snap.end(),
+                           [&](const ProcessInfo &p) { return p.pid == child.pid(); });
+    CHECK(it != snap.end());
+    CHECK(it->ppid == currentPid());
+    CHECK(it->pgid == 0);
+    CHECK(it->state == RunState::Running);
+    CHECK(it->startTime != 0);
+    CHECK(it->startTime == child.creationTime());
+    CHECK_MSG(endsWith(lower(it->executable), "test_os_windows.exe"), it->executable);
+    CHECK(!it->argv.empty());
+    CHECK(it->rssKiB > 0);
+    // Another process's command line needs NtQueryInformationProcess class 60 (Windows 8.1+);
+    // where that is missing (wine 8) argv is exactly the executable, never a guess.
+    if (it->argv.size() == 1)
+        CHECK(it->argv[0] == it->executable);
+    else
+        CHECK_MSG(it->argv.size() == 3 && it->argv[1] == "child" && it->argv[2] == "sleep",
+                  std::to_string(it->argv.size()) + " args");
+    note(it->argv.size() == 1 ? "other processes' argv: {exe} only" : "full argv of others");
+    const bool selfSeen = std::any_of(snap.begin(), snap.end(),
+                                      [](const ProcessInfo &p) { return p.pid == currentPid(); });
+    CHECK(selfSeen);
+    // Once more, warm: the first call also pays for loading DLLs (shell32, psapi) under wine.
+    const auto t1 = std::chrono::steady_clock::now();
+    const std::size_t count = snapshot().size();
+    const auto warm =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "snapshot of %zu processes: %.2f ms first, %.2f ms warm", count,
+                  ms.count(), warm.count());
+    note(buf);
+}
+
+const std::vector<std::string> kTrickyArgs{"two words", "x)y (z", "caf\xc3\xa9", "a\\b"};
+
+// Child side: its own argv, read through inspect(), must be exactly what the parent passed.
+int childCheckOwnArgv() {
+    const Lookup self = inspect(currentPid());
+    if (self.status != Lookup::Status::Found || self.info.argv.size() != kTrickyArgs.size() + 3)
+        return 1;
+    const bool exact =
+        self.info.argv[1] == "child" && self.info.argv[2] == "selfargv" &&
+        std::equal(kTrickyArgs.begin(), kTrickyArgs.end(), self.info.argv.begin() + 3);
+    return exact ? 0 : 1;
+}
+
+void testArgvExact() {
+    Child child({L"selfargv", L"two words", L"x)y (z", L"caf\u00e9", L"a\\b"});
+    CHECK(child.waitExit(30000));
+    CHECK_MSG(child.exitCode() == 0, "child saw a different argv");
+    // From outside: the full argv where the OS gives it, else exactly the executable.
+    Child other({L"sleep", L"two words", L"x)y (z"});
+    const Lookup l = inspect(other.pid());
+    CHECK(l.status == Lookup::Status::Found);
+    CHECK(l.info.ppid == currentPid());
+    if (l.info.argv.size() == 1) {
+        CHECK(l.info.argv[0] == l.info.executable);
+    } else {
+        const std::vector<std::string> want{"child", "sleep", "two words", "x)y (z"};
+        CHECK_MSG(l.info.argv.size() == want.size() + 1, std::to_string(l.info.argv.size()));
+        CHECK(std::equal(want.begin(), want.end(), l.info.argv.begin() + 1));
+    }
+}
+
+void testStartTimeStableAndDistinct() {
+    Child a({L"sleep"});
+    Child b({L"sleep"});
+    const Lookup a1 = inspect(a.pid());
+    const Lookup a2 = inspect(a.pid());
+    const Lookup b1 = inspect(b.pid());
+    CHECK(a1.status == Lookup::Status::Found && a2.status == Lookup::Status::Found);
+    CHECK(b1.status == Lookup::Status::Found);
+    CHECK(a1.info.startTime != 0);
+    CHECK(a1.info.startTime == a2.info.startTime);
+    CHECK(a1.info.startTime != b1.info.startTime);
+    const auto id = identityOf(a.pid());
+    CHECK(id.has_value() && *id == a.identity());
+    CHECK(alive(a.identity()) == Liveness::Alive);
+    CHECK(alive({a.pid(), a.identity().startTime + 1}) == Liveness::Gone); // a reused pid
+}
+
+void testExitedChildNotAliveWhileHandleOpen() {
+    Child child({L"exit-after", L"1500"});
+    const Identity id = child.identity();
+    CHECK(alive(id) == Liveness::Alive);
+    CHECK(child.waitExit(30000));
+    CHECK(child.exitCode() == 7);
+    // We still hold the handle, so the process object (and its pid) still exist.
+    CHECK(alive(id) == Liveness::Gone);
+    const Lookup l = inspect(id.pid);
+    CHECK(l.status != Lookup::Status::Error);
+    if (l.status == Lookup::Status::Found) CHECK(l.info.state == RunState::Zombie);
+    note(l.status == Lookup::Status::Found ? "exited process still openable: state Zombie"
+                                           : "exited process not openable: NotFound");
+    CHECK(!identityOf(id.pid).has_value());
+    CHECK(waitGone(id, 1000ms));
+    CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
+}
+
+void testInspectMissingPid() {
+    // Windows pids are multiples of 4; 0xFFFFFFF0 is never handed out in practice.
+    const Lookup l = inspect(Pid(0xFFFFFFF0u));
+    CHECK(l.status == Lookup::Status::NotFound);
+    CHECK(alive({Pid(0xFFFFFFF0u), 1}) == Liveness::Gone);
+    CHECK(inspect(-3).status == Lookup::Status::NotFound);
+}
+
+void testForgedIdentityRefused() {
+    Child child({L"sleep"});
+    const Identity real = child.identity();
+    const Identity forged{real.pid, real.startTime + 10'000'000}; // one second off
+    const TerminateResult r = terminate(forged, 200ms);
+    CHECK_MSG(r.outcome == TerminateOutcome::Refused, toString(r.outcome));
+    std::string error;
+    CHECK(!signalIdentity(forged, Signal::Kill, &error));
+    CHECK(error.find("mismatch") != std::string::npos);
+    CHECK(!signalIdentity({real.pid, real.startTime - 1}, Signal::Kill, &error));
+    // The decoy received nothing: it is still running a while later.
+    CHECK(!child.waitExit(500));
+    CHECK(alive(real) == Liveness::Alive);
+}
+
+void testTerminateEndsChild() {
+    Child child({L"sleep"});
+    const Identity id = child.identity();
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(id, 30000ms);
+    const auto ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0);
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK(child.waitExit(0));
+    CHECK(alive(id) == Liveness::Gone);
+    // A windowless process has nothing to close: no pointless wait for the grace period (the
+    // margin covers user32's first start-up under wine, which can take a second or two).
+    CHECK_MSG(ms.count() < 15000, r.detail);
+    CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "terminate took %.1f ms", ms.count());
+    note(buf);
+}
+
+void testTerminateClosesWindowGracefully() {
+    Child child({L"window"});
+    const Identity id = child.identity();
+    // Wait for the window to exist before asking it to close.
+    struct Find {
+        DWORD pid;
+        bool found = false;
+    } find{DWORD(child.pid())};
+    const bool hasWindow = waitUntil(
+        [&] {
+            EnumWindows(
+                [](HWND hwnd, LPARAM p) -> BOOL {
+                    auto *f = reinterpret_cast<Find *>(p);
+                    DWORD owner = 0;
+                    GetWindowThreadProcessId(hwnd, &owner);
+                    if (owner == f->pid && IsWindowVisible(hwnd)) f->found = true;
+                    return TRUE;
+                },
+                reinterpret_cast<LPARAM>(&find));
+            return find.found || !child.running();
+        },
+        20000ms);
+    // Headless wine needs its null display driver for this (scripts/test.sh selects it:
+    // HKCU\Software\Wine\Drivers Graphics=null, effective from the next wineserver session).
+    CHECK_MSG(hasWindow && find.found,
+              "no window; child exit code " + std::to_string(child.exitCode()) +
+                  " (headless wine: set HKCU\\Software\\Wine\\Drivers Graphics=null)");
+    const TerminateResult r = terminate(id, 10000ms);
+    CHECK_MSG(r.outcome == TerminateOutcome::ExitedOnTerm, toString(r.outcome) + (": " + r.detail));
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == 0,
+              std::to_string(child.exitCode()) + ", " +
+                  r.detail); // it closed itself; TerminateProcess would have left 1
+}
+
+void testSignalIdentity() {
+    Child child({L"sleep"});
+    const Identity id = child.identity();
+    std::string error;
+    CHECK(!signalIdentity(id, Signal::Terminate, &error));
+    CHECK(!error.empty());
+    CHECK(!signalIdentity(id, Signal::Stop, &error));
+    CHECK(child.running());
+    CHECK(signalIdentity(id, Signal::Kill, &error));
+    CHECK(child.waitExit(10000));
+    CHECK(waitGone(id, 5000ms));
+}
+
+// The job's pids, once `n` are in it.
+std::vector<Pid> waitForJobPids(const Job &job, std::size_t n) {
+    std::vector<Pid> pids;
+    waitUntil(
+        [&] {
+            pids = job.pids();
+            return pids.size() >= n;
+        },
+        20000ms);
+    return pids;
+}
+
+void testJobEndsTreeWithGrandchild() {
+    std::string error;
+    const std::string name = jobName("tree");
+    auto job = Job::create(name, &error);
+    CHECK_MSG(job != nullptr, error);
+    Child parent({L"tree"}, CREATE_SUSPENDED); // assigned before it can spawn anything
+    CHECK_MSG(job->assign(parent.pid(), &error), error);
+    parent.resume();
+    const std::vector<Pid> pids = waitForJobPids(*job, 3);
+    CHECK_MSG(pids.size() == 3, std::to_string(pids.size()) + " in the job");
+    CHECK(contains(pids, parent.pid()));
+    // The job holds exactly the tree: parent, its child and its grandchild.
+    const std::vector<Pid> tree = descendants(parent.pid());
+    CHECK_MSG(tree.size() == 2, std::to_string(tree.size()) + " descendants");
+    for (Pid p : tree)
+        CHECK(contains(pids, p));
+    std::vector<Identity> ids;
+    for (Pid p : pids) {
+        const auto id = identityOf(p);
+        CHECK(id.has_value());
+        ids.push_back(*id);
+    }
+    CHECK_MSG(job->terminate(1, &error), error);
+    for (const Identity &id : ids)
+        CHECK_MSG(waitGone(id, 10000ms), "pid " + std::to_string(id.pid) + " survived");
+    CHECK(parent.waitExit(5000));
+    CHECK(waitUntil([&] { return job->pids().empty(); }, 10000ms));
+}
+
+void testJobReopenedByName() {
+    std::string error;
+    const std::string name = jobName("reopen");
+    CHECK(Job::open(name, &error) == nullptr); // nothing by that name yet
+    CHECK(!error.empty());
+    Child a({L"sleep"}, CREATE_SUSPENDED);
+    Child b({L"sleep"}, CREATE_SUSPENDED);
+    {
+        auto job = Job::create(name, &error);
+        CHECK_MSG(job != nullptr, error);
+        CHECK_MSG(job->assign(a.pid(), &error), error);
+        CHECK_MSG(job->assign(b.pid(), &error), error);
+        a.resume();
+        b.resume();
+        CHECK(!job->assign(currentPid(), &error));   // Tether never joins its own job
+        CHECK(Job::create(name, &error) == nullptr); // a name in use is not silently reused
+    } // the creating handle is closed, like a Tether that quit: the job lives on in its processes
+    CHECK(a.running() && b.running());
+    auto reopened = Job::open(name, &error);
+    CHECK_MSG(reopened != nullptr, error);
+    const std::vector<Pid> pids = reopened->pids();
+    CHECK_MSG(pids.size() == 2, std::to_string(pids.size()));
+    CHECK(contains(pids, a.pid()) && contains(pids, b.pid()));
+    CHECK_MSG(reopened->terminate(3, &error), error);
+    CHECK(a.waitExit(10000) && b.waitExit(10000));
+    CHECK(a.exitCode() == 3 && b.exitCode() == 3);
+}
+
+// A hand-built GetExtendedTcpTable buffer: proves the walk, the state filter, the byte order of
+// the port and the pid mapping, independently of what wine fills in.
+void testTcpTableDecoding() {
+    using namespace tether::os::windows;
+    {
+        std::vector<unsigned char> buf(offsetof(MIB_TCPTABLE_OWNER_PID, table) +
+                                       3 * sizeof(MIB_TCPROW_OWNER_PID));
+        const DWORD n = 3;
+        std::memcpy(buf.data(), &n, sizeof n);
+        auto put = [&](int i, DWORD state, std::uint16_t port, DWORD pid) {
+            MIB_TCPROW_OWNER_PID row{};
+            row.dwState = state;
+            row.dwLocalAddr = htonl(INADDR_LOOPBACK);
+            row.dwLocalPort = htons(port); // network order in the low word, as the OS writes it
+            row.dwOwningPid = pid;
+            std::memcpy(buf.data() + offsetof(MIB_TCPTABLE_OWNER_PID, table) +
+                            std::size_t(i) * sizeof row,
+                        &row, sizeof row);
+        };
+        put(0, MIB_TCP_STATE_LISTEN, 49374, 1234);
+        put(1, MIB_TCP_STATE_ESTAB, 49374, 999); // not a listener
+        put(2, MIB_TCP_STATE_LISTEN, 8080, 0);   // owner unknown (what wine reports)
+        const auto rows = listenersInTcpTable(buf.data(), buf.size(), TcpFamily::V4);
+        CHECK(rows.size() == 2);
+        CHECK(rows[0].pid == 1234 && rows[0].port == 49374);
+        const PortOwners a = portOwnersFrom(rows, 49374);
+        CHECK(a.ok && a.listening && a.pids == std::vector<Pid>{1234});
+        const PortOwners b = portOwnersFrom(rows, 8080);
+        CHECK(b.ok && b.listening && b.pids.empty());
+        const PortOwners c = portOwnersFrom(rows, 1234);
+        CHECK(c.ok && !c.listening && c.pids.empty());
+        // A count larger than the buffer: only whole rows inside it are read.
+        const auto cut = listenersInTcpTable(buf.data(), buf.size() - 1, TcpFamily::V4);
+        CHECK(cut.size() == 1 && cut[0].port == 49374);
+        CHECK(listenersInTcpTable(buf.data(), 2, TcpFamily::V4).empty());
+        CHECK(listenersInTcpTable(nullptr, 0, TcpFamily::V4).empty());
+    }
+    {
+        std::vector<unsigned char> buf(offsetof(MIB_TCP6TABLE_OWNER_PID, table) +
+                                       2 * sizeof(MIB_TCP6ROW_OWNER_PID));
+        const DWORD n = 2;
+        std::memcpy(buf.data(), &n, sizeof n);
+        MIB_TCP6ROW_OWNER_PID row{};
+        row.ucLocalAddr[15] = 1; // ::1
+        row.dwState = MIB_TCP_STATE_LISTEN;
+        row.dwLocalPort = htons(49375);
+        row.dwOwningPid = 4321;
+        std::memcpy(buf.data() + offsetof(MIB_TCP6TABLE_OWNER_PID, table), &row, sizeof row);
+        row.dwLocalPort = htons(49375);
+        row.dwOwningPid = 4321; // the same owner twice (dual listeners) is listed once
+        std::memcpy(buf.data() + offsetof(MIB_TCP6TABLE_OWNER_PID, table) + sizeof row, &row,
+                    sizeof row);
+        const auto rows = listenersInTcpTable(buf.data(), buf.size(), TcpFamily::V6);
+        CHECK(rows.size() == 2 && rows[1].port == 49375 && rows[1].pid == 4321);
+        const PortOwners o = portOwnersFrom(rows, 49375);
+        CHECK(o.listening && o.pids == std::vector<Pid>{4321});
+    }
+}
+
+// A real listener from winsock, found through the real GetExtendedTcpTable.
+void checkLiveListener(int family) {
+    SOCKET s = socket(family, SOCK_STREAM, IPPROTO_TCP);
+    CHECK(s != INVALID_SOCKET);
+    sockaddr_storage addr{};
+    int len = 0;
+    if (family == AF_INET) {
+        auto *a = reinterpret_cast<sockaddr_in *>(&addr);
+        a->sin_family = AF_INET;
+        a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        len = sizeof *a;
+    } else {
+        auto *a = reinterpret_cast<sockaddr_in6 *>(&addr);
+        a->sin6_family = AF_INET6;
+        a->sin6_addr = in6addr_loopback;
+        len = sizeof *a;
+    }
+    const bool bound = bind(s, reinterpret_cast<sockaddr *>(&addr), len) == 0 && listen(s, 4) == 0;
+    int got = sizeof addr;
+    getsockname(s, reinterpret_cast<sockaddr *>(&addr), &got);
+    const std::uint16_t port =
+        ntohs(family == AF_INET ? reinterpret_cast<sockaddr_in *>(&addr)->sin_port
+                                : reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port);
+    PortOwners o;
+    if (bound) o = listeningPortOwners(port);
+    closesocket(s);
+    CHECK_MSG(bound, "bind/listen failed: " + std::to_string(WSAGetLastError()));
+    CHECK_MSG(o.ok, o.error);
+    CHECK(o.listening);
+    // The pid mapping: wine 8 reports pid 0 (unknown); real Windows must name us.
+    CHECK(o.pids.empty() || (o.pids.size() == 1 && o.pids[0] == currentPid()));
+    note(std::string(family == AF_INET ? "127.0.0.1" : "::1") + ":" + std::to_string(port) +
+         (o.pids.empty() ? " listening, owner pid not reported (unverified)" : " owner = us"));
+    // Closed: no longer listening (awaited: the table may lag the close).
+    CHECK(waitUntil([&] { return !listeningPortOwners(port).listening; }, 10000ms));
+}
+
+void testPortOwnersIPv4() {
+    checkLiveListener(AF_INET);
+}
+void testPortOwnersIPv6() {
+    checkLiveListener(AF_INET6);
+}
+
+} // namespace
+
+int wmain(int argc, wchar_t **argv) {
+    if (argc > 1 && std::wstring(argv[1]) == L"child") return childMain(argc, argv);
+
+    WSADATA wsa;
+    WSAStartup(MAKEWORD(2, 2), &wsa);
+    const std::vector<std::pair<const char *, void (*)()>> tests{
+        {"guard refuses 0, 1, 4, own pid; no groups", testGuard},
+        {"snapshot finds a spawned child (exe, start time, argv)", testSnapshotFindsChild},
+        {"own argv with spaces, parentheses, UTF-8 is exact", testArgvExact},
+        {"start time stable for one process, different for two", testStartTimeStableAndDistinct},
+        {"exited child is not alive while a handle is open",
+         testExitedChildNotAliveWhileHandleOpen},
+        {"a pid that does not exist is NotFound", testInspectMissingPid},
+        {"forged identity is refused and the child keeps running", testForgedIdentityRefused},
+        {"terminate ends a windowless child", testTerminateEndsChild},
+        {"terminate closes a windowed child gracefully (WM_CLOSE)",
+         testTerminateClosesWindowGracefully},
+        {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
+        {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
+        {"job reopened by name lists and ends its pids", testJobReopenedByName},
+        {"tcp table walk and port decoding (synthetic buffers)", testTcpTableDecoding},
+        {"listener on 127.0.0.1 found in the tcp table", testPortOwnersIPv4},
+        {"listener on ::1 found in the tcp6 table", testPortOwnersIPv6},
+    };
+    int passed = 0, failed = 0;
+    for (const auto &[name, body] : tests) {
+        g_note.clear();
+        std::string result;
+        try {
+            body();
+            ++passed;
+            result = std::string("PASS ") + name;
+        } catch (const Failure &f) {
+            ++failed;
+            result =
+                std::string("FAIL ") + name + ": line " + std::to_string(f.line) + ": " + f.what;
+        } catch (const std::exception &e) {
+            ++failed;
+            result = std::string("FAIL ") + name + ": exception: " + e.what();
+        }
+        if (!g_note.empty()) result += " [" + g_note + "]";
+        std::printf("%s\n", result.c_str());
+        std::fflush(stdout);
+    }
+    WSACleanup();
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
