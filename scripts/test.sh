@@ -61,8 +61,13 @@ if cmake -S . -B "$win" -G Ninja -DTETHER_OS_ONLY=ON -DTETHER_WERROR=ON \
    cmake --build "$win" >"$win.build.log" 2>&1; then
     export WINEPREFIX="$PWD/build/wineprefix" WINEDEBUG=-all
     [ -d "$WINEPREFIX" ] || wineboot --init >/dev/null 2>&1
+    # Headless: wine's null display driver lets the WM_CLOSE test own a window. It applies to a
+    # new wineserver session, hence the wait for the current one to end.
+    wine reg add 'HKCU\Software\Wine\Drivers' /v Graphics /d null /f >/dev/null 2>&1
+    wineserver -w
     wlog="$win/wine-tests.log"
-    timeout 600 wine64 "$win/tests/windows/test_os_windows.exe" 2>&1 | tr -d '\r' | tee "$wlog"
+    # Debian's wine64 package puts no wine64 on PATH; `wine` runs 64-bit programs with it.
+    timeout 600 wine "$win/tests/windows/test_os_windows.exe" 2>&1 | tr -d '\r' | tee "$wlog"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$wlog" | tail -1)
     if [ -n "$line" ]; then
         record "windows (wine)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
