@@ -106,6 +106,47 @@ QByteArray Runtime::handle(const control::Request &request) {
     return control::errorReply(QStringLiteral("%1 is not available in this build").arg(verb));
 }
 
+void Runtime::setMcpConnected(const QString &name, bool connected) {
+    const Profile &profile = supervisor_->config().profile;
+    if (profile.mcpActionPath.isEmpty() || !supervisor_->serviceIdentity())
+        return;
+    HttpCall call;
+    call.method = "POST";
+    const QString path = profile.mcpActionPath.arg(QString::fromUtf8(QUrl::toPercentEncoding(name)),
+                                                   connected ? QStringLiteral("connect")
+                                                             : QStringLiteral("disconnect"));
+    call.url = supervisor_->baseUrl().resolved(QUrl(path.mid(1)));
+    call.authorization = supervisor_->authorization();
+    call.timeoutMs = 30000;
+    sendHttp(supervisor_->network(), call, this, [this, name, connected](const HttpResult &r) {
+        writeLog(QStringLiteral("mcp %1 %2: %3")
+                     .arg(name, connected ? QStringLiteral("connect") : QStringLiteral("disconnect"),
+                          r.transportOk ? QStringLiteral("HTTP %1").arg(r.status) : r.error));
+    });
+}
+
+void Runtime::reconnectMcp(const QString &name) {
+    const Profile &profile = supervisor_->config().profile;
+    if (profile.mcpActionPath.isEmpty() || !supervisor_->serviceIdentity())
+        return;
+    HttpCall call;
+    call.method = "POST";
+    const QString encoded = QString::fromUtf8(QUrl::toPercentEncoding(name));
+    call.url = supervisor_->baseUrl().resolved(
+        QUrl(profile.mcpActionPath.arg(encoded, QStringLiteral("disconnect")).mid(1)));
+    call.authorization = supervisor_->authorization();
+    call.timeoutMs = 30000;
+    sendHttp(supervisor_->network(), call, this, [this, name](const HttpResult &) {
+        setMcpConnected(name, true);
+    });
+}
+
+void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) {
+    Q_UNUSED(pids);
+    Q_UNUSED(confirmedByPerson);
+    writeLog(QStringLiteral("orphan cleanup is not wired yet"));
+}
+
 void Runtime::shutdown() {
     if (!supervisor_)
         return;

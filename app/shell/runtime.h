@@ -34,6 +34,13 @@ public:
     // Quit as configured: stop the service only when [app] stopServiceOnQuit is set.
     void shutdown();
 
+    // MCP servers through the service's own API (disconnect + connect gives a fresh process).
+    void reconnectMcp(const QString &name);
+    void setMcpConnected(const QString &name, bool connected);
+    // Remove the listed orphans (pids from status().orphans); possible orphans only when a
+    // person confirmed them. Reports through logLine and statusChanged.
+    void cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson);
+
 signals:
     void quitRequested();
     void showRequested();
