@@ -1,1 +1,207 @@
-// placeholder: implemented in the OS-layer work
+// The OS boundary on macOS.
+//
+// UNCOMPILED: no macOS toolchain exists on the machines this was written on. It is written
+// against the documented libproc (proc_listallpids, proc_pidinfo, proc_pidpath, proc_pidfdinfo)
+// and sysctl (KERN_PROCARGS2) interfaces and has never been built or run. Build and run the
+// tests/os suite on a Mac before trusting it.
+//
+// Signals, the guard, process groups and the (absent) Job come from os_posix.cpp; terminate and
+// signalIdentity use its kill()-based verified sender (no pidfd on macOS).
+#include "os/posix_internal.h"
+#include "os/process.h"
+
+#include <arpa/inet.h>
+#include <libproc.h>
+#include <mach/mach_time.h>
+#include <sys/proc.h>
+#include <sys/proc_info.h>
+#include <sys/sysctl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace tether::os {
+
+namespace {
+
+std::string pathOf(Pid pid) {
+    char buf[PROC_PIDPATHINFO_MAXSIZE];
+    const int n = proc_pidpath(static_cast<int>(pid), buf, sizeof buf);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+// KERN_PROCARGS2: int argc, the exec path, NUL padding, then argc NUL-terminated strings.
+std::vector<std::string> argvOf(Pid pid) {
+    int argmax = 0;
+    std::size_t size = sizeof argmax;
+    int mibMax[2] = {CTL_KERN, KERN_ARGMAX};
+    if (sysctl(mibMax, 2, &argmax, &size, nullptr, 0) != 0 || argmax <= 0) return {};
+    std::vector<char> buf(static_cast<std::size_t>(argmax));
+    size = buf.size();
+    int mib[3] = {CTL_KERN, KERN_PROCARGS2, static_cast<int>(pid)};
+    if (sysctl(mib, 3, buf.data(), &size, nullptr, 0) != 0 || size < sizeof(int)) return {};
+    int argc = 0;
+    std::memcpy(&argc, buf.data(), sizeof argc);
+    const char *p = buf.data() + sizeof argc;
+    const char *end = buf.data() + size;
+    p = static_cast<const char *>(std::memchr(p, '\0', static_cast<std::size_t>(end - p)));
+    if (!p) return {};
+    while (p < end && *p == '\0') // skip the exec path's padding
+        ++p;
+    std::vector<std::string> argv;
+    while (p < end && static_cast<int>(argv.size()) < argc) {
+        const char *nul =
+            static_cast<const char *>(std::memchr(p, '\0', static_cast<std::size_t>(end - p)));
+        if (!nul) break;
+        argv.emplace_back(p, nul);
+        p = nul + 1;
+    }
+    return argv;
+}
+
+// pti_total_user/system are mach absolute time units, not nanoseconds (they differ on arm64).
+std::uint64_t machToMs(std::uint64_t t) {
+    static const mach_timebase_info_data_t tb = [] {
+        mach_timebase_info_data_t info{};
+        mach_timebase_info(&info);
+        return info;
+    }();
+    if (tb.denom == 0) return 0;
+    return t * tb.numer / tb.denom / 1000000;
+}
+
+RunState stateOf(std::uint32_t status) {
+    switch (status) {
+    case SZOMB:
+        return RunState::Zombie;
+    case SSTOP:
+        return RunState::Stopped;
+    case SIDL:
+    case SRUN:
+    case SSLEEP:
+        return RunState::Running;
+    default:
+        return RunState::Unknown;
+    }
+}
+
+// The BSD info works for zombies too (the kernel looks them up for this flavour).
+Lookup lookup(Pid pid) {
+    Lookup l;
+    proc_bsdinfo bsd{};
+    errno = 0;
+    const int n = proc_pidinfo(static_cast<int>(pid), PROC_PIDTBSDINFO, 0, &bsd, sizeof bsd);
+    if (n != static_cast<int>(sizeof bsd)) {
+        if (errno == ESRCH) {
+            l.status = Lookup::Status::NotFound;
+        } else {
+            l.status = Lookup::Status::Error;
+            l.error = std::string("proc_pidinfo(PROC_PIDTBSDINFO): ") + std::strerror(errno);
+        }
+        return l;
+    }
+    ProcessInfo &p = l.info;
+    p.pid = pid;
+    p.ppid = bsd.pbi_ppid;
+    p.pgid = bsd.pbi_pgid;
+    p.state = stateOf(bsd.pbi_status);
+    p.startTime = std::uint64_t(bsd.pbi_start_tvsec) * 1000000u + bsd.pbi_start_tvusec;
+    if (p.state != RunState::Zombie) { // a zombie has no image, arguments or memory left
+        p.executable = pathOf(pid);
+        p.argv = argvOf(pid);
+        proc_taskinfo task{};
+        if (proc_pidinfo(static_cast<int>(pid), PROC_PIDTASKINFO, 0, &task, sizeof task) ==
+            static_cast<int>(sizeof task)) {
+            p.rssKiB = task.pti_resident_size / 1024;
+            p.cpuTimeMs = machToMs(task.pti_total_user + task.pti_total_system);
+        }
+    }
+    l.status = Lookup::Status::Found;
+    return l;
+}
+
+std::vector<Pid> allPids() {
+    const int estimate = proc_listallpids(nullptr, 0);
+    if (estimate <= 0) return {};
+    std::vector<int> buf(static_cast<std::size_t>(estimate) + 64); // room for new processes
+    const int n = proc_listallpids(buf.data(), static_cast<int>(buf.size() * sizeof(int)));
+    if (n <= 0) return {};
+    return std::vector<Pid>(buf.begin(), buf.begin() + std::min<std::size_t>(n, buf.size()));
+}
+
+// Does `pid` hold a TCP socket in LISTEN on `port` (IPv4 or IPv6)? Needs the same user or root.
+bool listensOn(Pid pid, std::uint16_t port) {
+    const int bytes = proc_pidinfo(static_cast<int>(pid), PROC_PIDLISTFDS, 0, nullptr, 0);
+    if (bytes <= 0) return false;
+    std::vector<proc_fdinfo> fds(static_cast<std::size_t>(bytes) / sizeof(proc_fdinfo) + 16);
+    const int got = proc_pidinfo(static_cast<int>(pid), PROC_PIDLISTFDS, 0, fds.data(),
+                                 static_cast<int>(fds.size() * sizeof(proc_fdinfo)));
+    const std::size_t count = got > 0 ? static_cast<std::size_t>(got) / sizeof(proc_fdinfo) : 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (fds[i].proc_fdtype != PROX_FDTYPE_SOCKET) continue;
+        socket_fdinfo si{};
+        if (proc_pidfdinfo(static_cast<int>(pid), fds[i].proc_fd, PROC_PIDFDSOCKETINFO, &si,
+                           sizeof si) != static_cast<int>(sizeof si))
+            continue;
+        if (si.psi.soi_kind != SOCKINFO_TCP ||
+            (si.psi.soi_family != AF_INET && si.psi.soi_family != AF_INET6))
+            continue;
+        const tcp_sockinfo &tcp = si.psi.soi_proto.pri_tcp;
+        if (tcp.tcpsi_state == TSI_S_LISTEN &&
+            ntohs(static_cast<std::uint16_t>(tcp.tcpsi_ini.insi_lport)) == port)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<ProcessInfo> snapshot() {
+    std::vector<ProcessInfo> out;
+    for (Pid pid : allPids()) {
+        Lookup l = lookup(pid);
+        if (l.status == Lookup::Status::Found)
+            out.push_back(std::move(l.info)); // vanished or unreadable: skipped
+    }
+    return out;
+}
+
+Lookup inspect(Pid pid) {
+    if (pid < 0 || pid > 0x7FFFFFFF) {
+        Lookup l;
+        l.status = Lookup::Status::NotFound;
+        return l;
+    }
+    return lookup(pid);
+}
+
+// Only processes this user may inspect are searched: a listener owned by another user (or root)
+// is invisible here without privileges, so "not listening" is only as good as that.
+PortOwners listeningPortOwners(std::uint16_t port) {
+    PortOwners owners;
+    const std::vector<Pid> pids = allPids();
+    if (pids.empty()) {
+        owners.error = "proc_listallpids failed";
+        return owners;
+    }
+    owners.ok = true;
+    for (Pid pid : pids) {
+        if (listensOn(pid, port)) {
+            owners.listening = true;
+            owners.pids.push_back(pid);
+        }
+    }
+    return owners;
+}
+
+bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
+    return posix::signalWith(id, sig, posix::sendVerifiedByKill, error);
+}
+
+TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
+    return posix::terminateWith(id, grace, posix::sendVerifiedByKill);
+}
+
+} // namespace tether::os
