@@ -1,0 +1,106 @@
+// `tether demo-service`: a stand-in for the opencode 1.x server, with fault switches.
+#include "demo/demo.h"
+#include "demo/faults.h"
+#include "demo/http_server.h"
+#include "demo/mcp_fleet.h"
+#include "demo/opencode1_api.h"
+#include "demo/service_options.h"
+#include "demo/signal_pipe.h"
+
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+namespace tether::demo {
+
+namespace {
+
+void printLine(const QString &line) {
+    std::fputs(qPrintable(line + QLatin1Char('\n')), stdout);
+    std::fflush(stdout); // stdout is a pipe to the supervisor: no block buffering
+}
+
+QHostAddress listenAddress(const QString &hostname) {
+    return hostname == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
+                                                  : QHostAddress(hostname);
+}
+
+// Fault timers count from the start of the process, so a crash or freeze can also be
+// placed inside a --slow-start.
+void scheduleFaults(const DemoServiceOptions &o, SignalPipe &signalPipe) {
+    if (o.busyAfterMs >= 0)
+        QTimer::singleShot(o.busyAfterMs, [ms = o.busyForMs] { blockMainThreadFor(ms); });
+    if (o.crashAfterMs >= 0) QTimer::singleShot(o.crashAfterMs, [] { crashNow(); });
+    if (o.freezeAfterMs >= 0)
+        QTimer::singleShot(o.freezeAfterMs, [&signalPipe] {
+            signalPipe.restoreDefaults();
+            freezeForever();
+        });
+}
+
+} // namespace
+
+int runDemoService(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    const ParsedServiceOptions parsed = parseDemoServiceOptions(QCoreApplication::arguments());
+    if (!parsed.error.isEmpty()) {
+        std::fprintf(stderr, "tether demo-service: %s\n%s", qPrintable(parsed.error),
+                     qPrintable(demoServiceUsage()));
+        return 2;
+    }
+    const DemoServiceOptions &o = parsed.options;
+    if (o.printVersion) {
+        printLine(o.version);
+        return 0;
+    }
+
+#ifdef SIGPIPE
+    std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us
+#endif
+    SignalPipe signalPipe({SIGTERM, SIGINT});
+    QObject::connect(&signalPipe, &SignalPipe::received, &app,
+                     [](int) { QCoreApplication::exit(0); });
+
+    McpFleet fleet(demoMcpChildSpecs(QCoreApplication::applicationFilePath(), o));
+    QObject::connect(&fleet, &McpFleet::childStarted, [](const QString &name, qint64 pid) {
+        printLine(QStringLiteral("mcp %1 pid %2").arg(name).arg(pid));
+    });
+    // The password never leaves this process: not printed, not passed to the children.
+    const QByteArray password = qgetenv("OPENCODE_SERVER_PASSWORD");
+    Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet);
+    HttpServer server(api);
+
+    scheduleFaults(o, signalPipe);
+    QTimer::singleShot(o.slowStartMs, &app, [&] {
+        QString error;
+        switch (server.listen(listenAddress(o.hostname), static_cast<quint16>(o.port), &error)) {
+        case HttpServer::ListenResult::Ok:
+            break;
+        case HttpServer::ListenResult::AddressInUse:
+            std::fprintf(stderr, "tether demo-service: port %d already in use\n", o.port);
+            QCoreApplication::exit(3);
+            return;
+        case HttpServer::ListenResult::OtherError:
+            std::fprintf(stderr, "tether demo-service: cannot listen on %s port %d: %s\n",
+                         qPrintable(o.hostname), o.port, qPrintable(error));
+            QCoreApplication::exit(3);
+            return;
+        }
+        const QString host = o.hostname.contains(QLatin1Char(':'))
+                                 ? QLatin1Char('[') + o.hostname + QLatin1Char(']')
+                                 : o.hostname;
+        printLine(
+            QStringLiteral("opencode server listening on http://%1:%2").arg(host).arg(o.port));
+        fleet.startAll();
+    });
+
+    const int code = QCoreApplication::exec();
+    fleet.stopAll(); // stdin EOF, then SIGKILL after 1 s for the stubborn ones
+    return code;
+}
+
+} // namespace tether::demo

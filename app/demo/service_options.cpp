@@ -1,0 +1,136 @@
+#include "demo/service_options.h"
+
+#include <QCommandLineParser>
+#include <QHostAddress>
+
+#include <limits>
+
+namespace tether::demo {
+
+namespace {
+
+const QCommandLineOption kHostname{"hostname", "Address to listen on (default 127.0.0.1).", "ip"};
+const QCommandLineOption kPort{"port", "TCP port to listen on (required).", "port"};
+const QCommandLineOption kVersion{"version", "Version to report (default 1.18.33-demo).", "v"};
+const QCommandLineOption kPrintVersion{"print-version", "Print the version and exit."};
+const QCommandLineOption kMcp{"mcp", "Number of MCP children demo-1..demo-N (default 0).", "n"};
+const QCommandLineOption kStubborn{"stubborn", "MCP children ignore stdin EOF, SIGTERM, SIGHUP."};
+const QCommandLineOption kMcpSetsid{"mcp-setsid", "MCP child K calls setsid().", "k"};
+const QCommandLineOption kMcpLeak{"mcp-leak-kib-per-s", "MCP children grow by K KiB/s.", "k"};
+const QCommandLineOption kSlowStart{"slow-start", "Wait MS before listening.", "ms"};
+const QCommandLineOption kBusyAfter{"busy-after", "Block the event loop after MS...", "ms"};
+const QCommandLineOption kBusyFor{"busy-for", "...for MS.", "ms"};
+const QCommandLineOption kCrashAfter{"crash-after", "SIGKILL itself after MS.", "ms"};
+const QCommandLineOption kFreezeAfter{"freeze-after", "Hang forever after MS.", "ms"};
+const QCommandLineOption kHealthStatus{"health-status", "HTTP status of /global/health.", "code"};
+const QCommandLineOption kHealthBody{"health-body", "garbage or huge (10 MiB).", "kind"};
+
+void addAll(QCommandLineParser &p) {
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    p.addOptions({kHostname, kPort, kVersion, kPrintVersion, kMcp, kStubborn, kMcpSetsid, kMcpLeak,
+                  kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kHealthStatus,
+                  kHealthBody});
+}
+
+// Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
+bool readInt(const QCommandLineParser &p, const QCommandLineOption &o, int min, int max, int &out,
+             QString &error) {
+    if (!p.isSet(o)) return true;
+    bool ok = false;
+    const QString text = p.value(o);
+    const qlonglong v = text.toLongLong(&ok);
+    if (!ok || v < min || v > max) {
+        error = QStringLiteral("--%1 must be an integer from %2 to %3, got \"%4\"")
+                    .arg(o.names().constFirst())
+                    .arg(min)
+                    .arg(max)
+                    .arg(text);
+        return false;
+    }
+    out = static_cast<int>(v);
+    return true;
+}
+
+} // namespace
+
+QString demoServiceUsage() {
+    QCommandLineParser p;
+    addAll(p);
+    return QStringLiteral("usage: tether demo-service --port P [options]\n") +
+           p.helpText().section(QLatin1Char('\n'), 2);
+}
+
+ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
+    ParsedServiceOptions result;
+    DemoServiceOptions &o = result.options;
+    QString &error = result.error;
+    QCommandLineParser p;
+    addAll(p);
+    if (!p.parse(arguments)) {
+        error = p.errorText();
+        return result;
+    }
+    if (!p.positionalArguments().isEmpty()) {
+        error = QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().first());
+        return result;
+    }
+    constexpr int kMaxMs = std::numeric_limits<int>::max();
+    o.printVersion = p.isSet(kPrintVersion);
+    if (p.isSet(kVersion)) {
+        o.version = p.value(kVersion);
+        if (o.version.isEmpty()) {
+            error = QStringLiteral("--version must not be empty");
+            return result;
+        }
+    }
+    if (o.printVersion)
+        return result; // the supervisor asks only for the version: nothing else matters
+    if (!p.isSet(kPort)) {
+        error = QStringLiteral("--port is required");
+        return result;
+    }
+    if (p.isSet(kHostname)) {
+        o.hostname = p.value(kHostname);
+        if (o.hostname != QLatin1String("localhost") && QHostAddress(o.hostname).isNull()) {
+            error = QStringLiteral("--hostname must be an IP address or localhost, got \"%1\"")
+                        .arg(o.hostname);
+            return result;
+        }
+    }
+    o.mcpStubborn = p.isSet(kStubborn);
+    if (!readInt(p, kPort, 1, 65535, o.port, error) ||
+        !readInt(p, kMcp, 0, 64, o.mcpCount, error) ||
+        !readInt(p, kMcpSetsid, 1, 64, o.mcpSetsidIndex, error) ||
+        !readInt(p, kMcpLeak, 0, 1024 * 1024, o.mcpLeakKibPerSecond, error) ||
+        !readInt(p, kSlowStart, 0, kMaxMs, o.slowStartMs, error) ||
+        !readInt(p, kBusyAfter, 0, kMaxMs, o.busyAfterMs, error) ||
+        !readInt(p, kBusyFor, 0, kMaxMs, o.busyForMs, error) ||
+        !readInt(p, kCrashAfter, 0, kMaxMs, o.crashAfterMs, error) ||
+        !readInt(p, kFreezeAfter, 0, kMaxMs, o.freezeAfterMs, error) ||
+        !readInt(p, kHealthStatus, 100, 599, o.healthStatus, error))
+        return result;
+    if (o.mcpSetsidIndex > o.mcpCount) {
+        error = QStringLiteral("--mcp-setsid %1 names no child: there are %2 (--mcp)")
+                    .arg(o.mcpSetsidIndex)
+                    .arg(o.mcpCount);
+        return result;
+    }
+    if (p.isSet(kBusyAfter) != p.isSet(kBusyFor)) {
+        error = QStringLiteral("--busy-after and --busy-for go together");
+        return result;
+    }
+    if (p.isSet(kHealthBody)) {
+        const QString kind = p.value(kHealthBody);
+        if (kind == QLatin1String("garbage"))
+            o.healthBody = HealthBody::Garbage;
+        else if (kind == QLatin1String("huge"))
+            o.healthBody = HealthBody::Huge;
+        else {
+            error = QStringLiteral("--health-body must be garbage or huge, got \"%1\"").arg(kind);
+            return result;
+        }
+    }
+    return result;
+}
+
+} // namespace tether::demo

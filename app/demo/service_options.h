@@ -1,0 +1,45 @@
+// Command-line options of `tether demo-service` as plain data, parsed by a pure function.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace tether::demo {
+
+inline constexpr char kDefaultDemoVersion[] = "1.18.33-demo";
+
+// What /global/health sends back (fault switches --health-status / --health-body).
+enum class HealthBody { Json, Garbage, Huge };
+
+struct DemoServiceOptions {
+    QString hostname = QStringLiteral("127.0.0.1");
+    int port = 0;
+    QString version = QString::fromLatin1(kDefaultDemoVersion);
+    bool printVersion = false;
+
+    int mcpCount = 0;
+    bool mcpStubborn = false;
+    int mcpSetsidIndex = 0; // 1-based child that leaves the service's session; 0 = none
+    int mcpLeakKibPerSecond = 0;
+
+    // Fault switches; times are milliseconds since the service process started, -1 = off.
+    int slowStartMs = 0;
+    int busyAfterMs = -1;
+    int busyForMs = 0;
+    int crashAfterMs = -1;
+    int freezeAfterMs = -1;
+    int healthStatus = 200;
+    HealthBody healthBody = HealthBody::Json;
+};
+
+struct ParsedServiceOptions {
+    DemoServiceOptions options;
+    QString error; // empty when the arguments are valid
+};
+
+// `arguments` starts with the verb ("demo-service"), as QCoreApplication::arguments() does.
+ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments);
+
+QString demoServiceUsage();
+
+} // namespace tether::demo
