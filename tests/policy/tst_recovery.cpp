@@ -1,0 +1,200 @@
+// The bounded-recovery rules, exhaustively, with a fake clock (plain numbers).
+#include "policy/recovery.h"
+#include "policy/state.h"
+
+#include <QtTest>
+
+using namespace tether::policy;
+
+class TestRecovery : public QObject {
+    Q_OBJECT
+private slots:
+    void startupProbingDoublesTo500() {
+        const Ms expected[] = {25, 50, 100, 200, 400, 500, 500, 500};
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(startupProbeDelay(i), expected[i]);
+    }
+
+    void busyOwnerIsKeptForTheWholeWindowEdgeExactly() {
+        Timings t;
+        t.windowMs = 30000;
+        RecoveryWindow w = onProbeAnswered(windowOpenedAt(0), 1000); // last answer at 1000
+        // Three (and more) missed probes inside the window: never recover.
+        for (Ms sent : {6000, 11000, 16000, 21000, 26000})
+            w = onProbeMissed(w, sent);
+        QVERIFY(w.freshMiss);
+        QCOMPARE(decideWindow(w, 1000 + 29999, t).recover, false);
+        QCOMPARE(decideWindow(w, 1000 + 29999, t).remainingMs, Ms(1));
+        QCOMPARE(decideWindow(w, 1000 + 30000, t).recover, true);
+    }
+
+    void theAgeOfTheLastAnswerAloneIsNoEvidence() {
+        Timings t;
+        const RecoveryWindow w = onProbeAnswered(windowOpenedAt(0), 1000);
+        QCOMPARE(decideWindow(w, 1000 + 10 * t.windowMs, t).recover, false);
+    }
+
+    void aMissOfAProbeSentBeforeTheAnchorIsNoEvidence() {
+        Timings t;
+        RecoveryWindow w = onProbeAnswered(windowOpenedAt(0), 5000);
+        w = onProbeMissed(w, 4000); // sent before the last answer: stale
+        QVERIFY(!w.freshMiss);
+        QCOMPARE(decideWindow(w, 5000 + t.windowMs, t).recover, false);
+    }
+
+    void anAnswerClosesTheWindow() {
+        Timings t;
+        RecoveryWindow w = onProbeMissed(windowOpenedAt(0), 0);
+        w = onProbeAnswered(w, 29000);
+        QCOMPARE(decideWindow(w, 31000, t).recover, false);
+        QCOMPARE(decideWindow(w, 31000, t).remainingMs, Ms(28000));
+    }
+
+    void aTimeGapRestartsTheWindowFromNow() {
+        Timings t;
+        RecoveryWindow w = onProbeMissed(onProbeAnswered(windowOpenedAt(0), 0), 5000);
+        // Eight hours of sleep later: the window starts again, and the old miss is not evidence.
+        const Ms wake = 8 * 3600 * 1000;
+        w = onTimeGap(w, wake);
+        QCOMPARE(decideWindow(w, wake + 1, t).recover, false);
+        QCOMPARE(decideWindow(w, wake + t.windowMs, t).recover, false); // no fresh miss yet
+        w = onProbeMissed(w, wake + 10);
+        QCOMPARE(decideWindow(w, wake + t.windowMs - 1, t).recover, false);
+        QCOMPARE(decideWindow(w, wake + t.windowMs, t).recover, true);
+    }
+
+    void timeGapDetection() {
+        Timings t;
+        t.probeIntervalMs = 5000;
+        QVERIFY(!isTimeGap(1000, 1000, t));
+        QVERIFY(!isTimeGap(1000, 1000 + 10000, t)); // 2 x interval: still a slow loop
+        QVERIFY(isTimeGap(1000, 1000 + 10001, t));
+        t.probeIntervalMs = 100; // short test timings: never below one second
+        QVERIFY(!isTimeGap(0, 1000, t));
+        QVERIFY(isTimeGap(0, 1001, t));
+    }
+
+    void killVerdicts_data() {
+        QTest::addColumn<int>("identity");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<bool>("ours");
+        QTest::addColumn<int>("verdict");
+        using I = IdentityCheck;
+        using P = PortCheck;
+        using K = KillVerdict;
+        struct Row {
+            const char *name;
+            I i;
+            P p;
+            bool ours;
+            K k;
+        };
+        const Row rows[] = {
+            {"verified owner of the port", I::Match, P::OwnedByService, false, K::Proceed},
+            {"our child, port free", I::Match, P::Free, true, K::Proceed},
+            {"adopted, not listening", I::Match, P::Free, false, K::Refuse},
+            {"adopted, other owns port", I::Match, P::OwnedByOther, false, K::Refuse},
+            {"port table unreadable", I::Match, P::Unknown, true, K::Refuse},
+            {"pid gone", I::Gone, P::Free, true, K::DropStale},
+            {"pid reused", I::Different, P::OwnedByOther, false, K::DropStale},
+            {"pid reused, ours", I::Different, P::OwnedByService, true, K::DropStale},
+            {"identity unknown", I::Unknown, P::OwnedByService, true, K::Refuse},
+            {"identity unknown, port free", I::Unknown, P::Free, false, K::Refuse},
+        };
+        for (const Row &r : rows)
+            QTest::newRow(r.name) << int(r.i) << int(r.p) << r.ours << int(r.k);
+    }
+    void killVerdicts() {
+        QFETCH(int, identity);
+        QFETCH(int, port);
+        QFETCH(bool, ours);
+        QFETCH(int, verdict);
+        QCOMPARE(int(decideKill(IdentityCheck(identity), PortCheck(port), ours)), verdict);
+    }
+
+    void startVerdicts() {
+        QCOMPARE(decideStart(PortCheck::Free), StartVerdict::Start);
+        QCOMPARE(decideStart(PortCheck::OwnedByOther), StartVerdict::PortHeld);
+        QCOMPARE(decideStart(PortCheck::OwnedByService), StartVerdict::PortHeld);
+        QCOMPARE(decideStart(PortCheck::Unknown), StartVerdict::RetryLater);
+    }
+
+    void backoffDoublesToTheMaximum() {
+        Timings t;
+        t.burst = 100; // not giving up here
+        RestartBudget b;
+        const Ms expected[] = {1000, 2000, 4000, 8000, 16000, 30000, 30000};
+        Ms now = 0;
+        for (Ms e : expected) {
+            b = recordFailure(b, now, t);
+            const RestartDecision d = decideRestart(b, now, t);
+            QVERIFY(!d.giveUp);
+            QCOMPARE(d.delayMs, e);
+            now += 1000;
+        }
+    }
+
+    void givesUpAfterTheBurstWithinTheWindow() {
+        Timings t; // 5 within 10 minutes
+        RestartBudget b;
+        for (int i = 0; i < 4; ++i) {
+            b = recordFailure(b, i * 1000, t);
+            QVERIFY(!decideRestart(b, i * 1000, t).giveUp);
+        }
+        b = recordFailure(b, 4000, t);
+        QVERIFY(decideRestart(b, 4000, t).giveUp);
+    }
+
+    void failuresOlderThanTheBurstWindowDoNotCount() {
+        Timings t;
+        RestartBudget b;
+        for (int i = 0; i < 4; ++i)
+            b = recordFailure(b, i * 1000, t);
+        // The fifth failure comes just after the first one left the 10-minute window.
+        b = recordFailure(b, t.burstWindowMs + 0, t);
+        QVERIFY(!decideRestart(b, t.burstWindowMs, t).giveUp);
+        QCOMPARE(int(b.failures.size()), 4);
+        // ...and exactly at the edge the first one still counted? 599999 ms old: yes.
+        RestartBudget c;
+        for (int i = 0; i < 4; ++i)
+            c = recordFailure(c, 1, t);
+        c = recordFailure(c, t.burstWindowMs, t);
+        QVERIFY(decideRestart(c, t.burstWindowMs, t).giveUp);
+    }
+
+    void tenMinutesHealthyResetsTheBudget() {
+        Timings t;
+        RestartBudget b;
+        for (int i = 0; i < 4; ++i)
+            b = recordFailure(b, 0, t);
+        QCOMPARE(onHealthy(b, 100, 100 + t.stableResetMs - 1, t).consecutive, 4);
+        const RestartBudget reset = onHealthy(b, 100, 100 + t.stableResetMs, t);
+        QCOMPARE(reset.consecutive, 0);
+        QVERIFY(reset.failures.empty());
+        QCOMPARE(decideRestart(recordFailure(reset, 0, t), 0, t).delayMs, t.backoffInitialMs);
+    }
+
+    void versionMismatch() {
+        QCOMPARE(decideVersion("1.18.33", "1.18.33", false), VersionAction::None);
+        QCOMPARE(decideVersion("v1.18.33", "1.18.33 ", false), VersionAction::None);
+        QCOMPARE(decideVersion("1.18.33", "1.19.0", false), VersionAction::ShowMismatch);
+        QCOMPARE(decideVersion("1.18.33", "1.19.0", true), VersionAction::Replace);
+        QCOMPARE(decideVersion("", "1.19.0", true), VersionAction::None);  // unknown: no claim
+        QCOMPARE(decideVersion("1.18.33", "", true), VersionAction::None); // installed unknown
+    }
+
+    void stateNamesRoundTrip() {
+        for (State s : {State::Stopped, State::Starting, State::Healthy, State::NotResponding,
+                        State::Recovering, State::Restarting, State::Failed}) {
+            State back = State::Stopped;
+            QVERIFY(fromString(toString(s), &back));
+            QCOMPARE(back, s);
+        }
+        State ignored;
+        QVERIFY(!fromString("zombie", &ignored));
+        QCOMPARE(QByteArray(toString(State::NotResponding)), QByteArray("not-responding"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRecovery)
+#include "tst_recovery.moc"

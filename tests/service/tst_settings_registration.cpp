@@ -1,0 +1,169 @@
+// Settings validation and the registration file: bad input gives a clear message and a safe
+// default, never a crash and never lost state.
+#include "service/profile.h"
+#include "service/registration.h"
+#include "settings/settings.h"
+#include "settings/storage.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tether;
+
+class TestSettingsRegistration : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultsMatchTheDesign() {
+        const Settings s;
+        QCOMPARE(s.timings.probeIntervalMs, 5000);
+        QCOMPARE(s.timings.probeTimeoutMs, 2000);
+        QCOMPARE(s.timings.startupDeadlineMs, 30000);
+        QCOMPARE(s.timings.windowMs, 30000);
+        QCOMPARE(s.timings.graceMs, 5000);
+        QCOMPARE(s.timings.backoffInitialMs, 1000);
+        QCOMPARE(s.timings.backoffMaxMs, 30000);
+        QCOMPARE(s.timings.burst, 5);
+        QCOMPARE(s.timings.burstWindowMs, 600000);
+        QCOMPARE(s.timings.stableResetMs, 600000);
+        QCOMPARE(s.orphansOnLaunch, QStringLiteral("ask"));
+        QCOMPARE(s.orphansWhileRunning, QStringLiteral("clean"));
+        QVERIFY(!s.stopServiceOnQuit);
+    }
+
+    void invalidValuesNameTheKeyAndKeepTheDefault() {
+        const LoadedSettings l = settingsFromValues({
+            {QStringLiteral("probe/intervalMs"), QStringLiteral("soon")},
+            {QStringLiteral("recovery/windowMs"), QStringLiteral("-5")},
+            {QStringLiteral("service/port"), QStringLiteral("70000")},
+            {QStringLiteral("service/profile"), QStringLiteral("nonsense")},
+            {QStringLiteral("app/stopServiceOnQuit"), QStringLiteral("perhaps")},
+            {QStringLiteral("recovery/graceMs"), QStringLiteral("250")},
+        });
+        QCOMPARE(l.warnings.size(), 5);
+        for (const char *key : {"probe/intervalMs", "recovery/windowMs", "service/port",
+                                "service/profile", "app/stopServiceOnQuit"})
+            QVERIFY2(l.warnings.join(QLatin1Char('\n')).contains(QLatin1String(key)), key);
+        QCOMPARE(l.settings.timings.probeIntervalMs, 5000);
+        QCOMPARE(l.settings.timings.windowMs, 30000);
+        QCOMPARE(l.settings.port, 4096);
+        QCOMPARE(l.settings.profile, QStringLiteral("auto"));
+        QCOMPARE(l.settings.timings.graceMs, 250); // the valid one is taken
+    }
+
+    void fileRoundTripAndCommandLineOverride() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tether.ini"));
+        Settings s;
+        s.port = 5123;
+        s.profile = QStringLiteral("demo");
+        s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("2")};
+        s.timings.windowMs = 3000;
+        QString error;
+        QVERIFY2(saveSettings(path, s, &error), qPrintable(error));
+        const LoadedSettings back = loadSettings(path);
+        QVERIFY2(back.warnings.isEmpty(), qPrintable(back.warnings.join(QLatin1Char('\n'))));
+        QCOMPARE(back.settings.port, 5123);
+        QCOMPARE(back.settings.profile, QStringLiteral("demo"));
+        QCOMPARE(back.settings.arguments, s.arguments);
+        QCOMPARE(back.settings.timings.windowMs, 3000);
+    }
+
+    void registrationRoundTripIsPrivate() {
+        QTemporaryDir dir;
+        qputenv("TETHER_DATA_DIR", dir.path().toUtf8());
+        Registration r;
+        r.pid = 4242;
+        r.startTime = 18446744073709551000ull; // a 64-bit token survives JSON exactly
+        r.port = 4096;
+        r.version = QStringLiteral("1.18.33");
+        r.password = QStringLiteral("s3cret");
+        r.startedAt = QDateTime::currentDateTime();
+        r.profile = QStringLiteral("opencode1");
+        QString error;
+        QVERIFY(writeRegistration(registrationPath(), r, &error));
+        const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup |
+                                          QFile::ReadOther | QFile::WriteOther | QFile::ExeOther;
+        const QFile::Permissions file = QFileInfo(registrationPath()).permissions();
+        QVERIFY(file.testFlag(QFile::ReadOwner) && file.testFlag(QFile::WriteOwner));
+        QCOMPARE(file & others, QFile::Permissions());
+        QCOMPARE(QFileInfo(storage::dataDir()).permissions() & others, QFile::Permissions());
+        const RegistrationRead back = readRegistration(registrationPath());
+        QCOMPARE(back.status, RegistrationRead::Status::Ok);
+        QCOMPARE(back.registration.pid, r.pid);
+        QCOMPARE(back.registration.startTime, r.startTime);
+        QCOMPARE(back.registration.password, r.password);
+        QCOMPARE(back.registration.profile, r.profile);
+    }
+
+    void damagedRegistrationsAreStaleNotFatal_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("truncated") << QByteArray("{\"pid\": 12, \"startTime\": \"99");
+        QTest::newRow("garbage") << QByteArray("\x00\xff\xfe garbage \x01", 14);
+        QTest::newRow("array") << QByteArray("[1,2,3]");
+        QTest::newRow("pid 0") << QByteArray(R"({"pid":0,"startTime":"5","port":80})");
+        QTest::newRow("pid -1") << QByteArray(R"({"pid":-1,"startTime":"5","port":80})");
+        QTest::newRow("pid 1") << QByteArray(R"({"pid":1,"startTime":"5","port":80})");
+        QTest::newRow("pid fraction") << QByteArray(R"({"pid":12.5,"startTime":"5","port":80})");
+        QTest::newRow("pid string") << QByteArray(R"({"pid":"12","startTime":"5","port":80})");
+        QTest::newRow("no start time") << QByteArray(R"({"pid":12,"port":80})");
+        QTest::newRow("port 0") << QByteArray(R"({"pid":12,"startTime":"5","port":0})");
+        QTest::newRow("port huge") << QByteArray(R"({"pid":12,"startTime":"5","port":1e300})");
+    }
+    void damagedRegistrationsAreStaleNotFatal() {
+        QFETCH(QByteArray, bytes);
+        const RegistrationRead r = parseRegistration(bytes);
+        QCOMPARE(r.status, RegistrationRead::Status::Invalid);
+        QVERIFY(!r.error.isEmpty());
+    }
+
+    void oversizedRegistrationIsRefusedWithoutReadingItAll() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("service.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(100 * 1024 * 1024)); // sparse 100 MB
+        f.close();
+        const RegistrationRead r = readRegistration(path);
+        QCOMPARE(r.status, RegistrationRead::Status::Invalid);
+        QVERIFY(r.error.contains(QLatin1String("larger")));
+    }
+
+    void profileResolution() {
+        Settings s; // auto
+        const ProfileResolution demo = resolveProfile(s, {}, QStringLiteral("/bin/true"));
+        QCOMPARE(demo.profile.id, QStringLiteral("demo"));
+        QVERIFY(demo.profile.arguments.contains(QStringLiteral("demo-service")));
+        QCOMPARE(demo.profile.installedVersion, QString::fromLatin1(kDemoServiceVersion));
+
+        const ProfileResolution v1 = resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("1.18.33")}, {});
+        QCOMPARE(v1.profile.id, QStringLiteral("opencode1"));
+        QCOMPARE(v1.profile.arguments, (QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
+                                                     QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
+                                                     QStringLiteral("4096")}));
+        QCOMPARE(v1.profile.passwordEnv, QStringLiteral("OPENCODE_SERVER_PASSWORD"));
+        QCOMPARE(v1.profile.healthPath, QStringLiteral("/global/health"));
+
+        const ProfileResolution v2 = resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("2.0.1")}, {});
+        QCOMPARE(v2.profile.id, QStringLiteral("opencode2"));
+        QCOMPARE(v2.profile.healthPath, QStringLiteral("/api/info"));
+        QVERIFY(v2.profile.selfRegistering);
+
+        Settings missing;
+        missing.profile = QStringLiteral("custom");
+        missing.program = QStringLiteral("/nonexistent/service-binary");
+        const ProfileResolution bad = resolveProfile(missing, {}, {});
+        QVERIFY(bad.error.contains(QLatin1String("/nonexistent/service-binary")));
+        QVERIFY(bad.error.contains(QLatin1String("[service] program")));
+
+        QCOMPARE(parseVersionOutput("1.18.33\n"), QStringLiteral("1.18.33"));
+        QCOMPARE(parseVersionOutput("opencode v2.0.1-beta.3"), QStringLiteral("2.0.1-beta.3"));
+        QCOMPARE(majorVersion(QStringLiteral("2.0.1")), 2);
+        QCOMPARE(majorVersion(QString()), -1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSettingsRegistration)
+#include "tst_settings_registration.moc"
