@@ -4,13 +4,19 @@
 #include "os/process.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
+#include <exception>
 #include <fcntl.h>
+#include <functional>
+#include <iterator>
 #include <signal.h>
+#include <string_view>
 #include <sys/syscall.h>
+#include <thread>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -33,22 +39,7 @@ bool vanished(int err) {
     return err == ENOENT || err == ESRCH;
 }
 
-// Reads a whole file relative to dirfd into out. Returns 0 or the errno.
-int readAll(int dirfd, const char *path, std::string &out) {
-    Fd f(::openat(dirfd, path, O_RDONLY | O_CLOEXEC));
-    if (f.fd < 0) return errno;
-    out.clear();
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::read(f.fd, buf, sizeof buf);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return errno;
-        }
-        if (n == 0) return 0;
-        out.append(buf, static_cast<size_t>(n));
-    }
-}
+using PidName = std::array<char, 24>; // a /proc entry name: decimal pid
 
 bool isPidName(const char *s) {
     if (*s == '\0') return false;
@@ -103,10 +94,11 @@ RunState stateFromChar(char c) {
 
 // Parses /proc/PID/stat. The comm (field 2) may hold spaces and ')': fields resume after the
 // LAST ')'. Numbering follows proc(5).
-bool parseStat(const std::string &s, ProcessInfo &info) {
+bool parseStat(std::string_view s, ProcessInfo &info, std::uint64_t &flags) {
     const size_t open = s.find('(');
     const size_t close = s.rfind(')');
-    if (open == std::string::npos || close == std::string::npos || close < open) return false;
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+        return false;
     Fields head{s.data(), s.data() + open};
     std::int64_t pid = 0;
     if (!head.number(pid)) return false;
@@ -114,12 +106,14 @@ bool parseStat(const std::string &s, ProcessInfo &info) {
     f.skipSpaces();
     if (f.p >= f.end) return false;
     const char state = *f.p++; // 3
-    std::int64_t ppid, pgid, utime, stime, start, rss;
-    if (!f.number(ppid) || !f.number(pgid) || !f.skip(8) // 4, 5, 6..13
+    std::int64_t ppid, pgid, kflags, utime, stime, start, rss;
+    if (!f.number(ppid) || !f.number(pgid)               // 4, 5
+        || !f.skip(3) || !f.number(kflags) || !f.skip(4) // 6..8, 9, 10..13
         || !f.number(utime) || !f.number(stime)          // 14, 15
         || !f.skip(6) || !f.number(start)                // 16..21, 22
         || !f.skip(1) || !f.number(rss))                 // 23, 24
         return false;
+    flags = static_cast<std::uint64_t>(kflags);
     static const long ticks = std::max(1L, ::sysconf(_SC_CLK_TCK));
     static const long pageKiB = std::max(1L, ::sysconf(_SC_PAGESIZE) / 1024);
     info.pid = pid;
@@ -137,57 +131,87 @@ bool parseStat(const std::string &s, ProcessInfo &info) {
 
 // cmdline is NUL-terminated args; keeps empty args. A process that rewrote its title may omit
 // the final NUL: trailing bytes then form the last arg.
-std::vector<std::string> splitCmdline(const std::string &raw) {
+std::vector<std::string> splitCmdline(std::string_view raw) {
     std::vector<std::string> argv;
     size_t start = 0;
     for (size_t i = 0; i < raw.size(); ++i) {
         if (raw[i] == '\0') {
-            argv.emplace_back(raw, start, i - start);
+            argv.emplace_back(raw.substr(start, i - start));
             start = i + 1;
         }
     }
-    if (start < raw.size()) argv.emplace_back(raw, start, raw.size() - start);
+    if (start < raw.size()) argv.emplace_back(raw.substr(start));
     return argv;
 }
 
 enum class Read { Ok, Vanished, Failed };
 
-// Reads one process through a /proc/PID directory fd. The directory fd is bound to that process:
-// if it exits and the pid is reused meanwhile, reads through it fail (ESRCH) instead of
-// describing the newcomer, so stat, cmdline and exe always describe the same process.
+// One open + one read (+ more reads only when the buffer filled up). Returns the byte count,
+// or -errno. Syscalls dominate a snapshot, so small files get exactly one read().
+ssize_t readInto(int procfd, const char *path, std::string &buf) {
+    const int fd = ::openat(procfd, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    size_t len = 0;
+    for (;;) {
+        if (buf.size() < len + 4096) buf.resize(len + 4096);
+        const ssize_t n = ::read(fd, &buf[len], buf.size() - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            return -err;
+        }
+        len += static_cast<size_t>(n);
+        if (n == 0 || len < buf.size()) // a short read of a proc file is its end
+            break;
+    }
+    ::close(fd);
+    return static_cast<ssize_t>(len);
+}
+
+// Reads one process: stat (identity, state, times), cmdline and exe, via "PID/..." paths
+// relative to an open /proc. About 7 syscalls per process; a per-process directory fd would
+// pin the process across the three reads but costs two more syscalls each (see the note in
+// snapshot()).
 Read readProcess(int procfd, const char *pidName, ProcessInfo &info, std::string &buf,
                  std::string *error) {
-    Fd dir(::openat(procfd, pidName, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir.fd < 0) {
-        const int err = errno;
-        if (error) *error = std::string("open /proc/") + pidName + ": " + std::strerror(err);
-        return vanished(err) ? Read::Vanished : Read::Failed;
+    char path[64];
+    const size_t nameLen = std::strlen(pidName);
+    if (nameLen + sizeof "/cmdline" > sizeof path) return Read::Failed;
+    std::memcpy(path, pidName, nameLen);
+    const auto at = [&](const char *leaf) {
+        std::strcpy(path + nameLen, leaf);
+        return path;
+    };
+
+    ssize_t n = readInto(procfd, at("/stat"), buf);
+    if (n < 0) {
+        if (error) *error = std::string("read /proc/") + path + ": " + std::strerror(int(-n));
+        return vanished(int(-n)) ? Read::Vanished : Read::Failed;
     }
-    if (const int err = readAll(dir.fd, "stat", buf)) {
-        if (error) *error = std::string("read /proc/") + pidName + "/stat: " + std::strerror(err);
-        return vanished(err) ? Read::Vanished : Read::Failed;
-    }
-    if (buf.empty()) // the process was reaped between open and read
+    if (n == 0) // reaped between open and read
         return Read::Vanished;
-    if (!parseStat(buf, info)) {
-        if (error) *error = std::string("unparsable /proc/") + pidName + "/stat";
+    std::uint64_t flags = 0;
+    if (!parseStat(std::string_view(buf.data(), static_cast<size_t>(n)), info, flags)) {
+        if (error) *error = std::string("unparsable /proc/") + path;
         return Read::Failed;
     }
-    // argv and exe are best effort: unreadable (other user, kernel thread) leaves them empty.
-    if (const int err = readAll(dir.fd, "cmdline", buf)) {
-        if (vanished(err)) return Read::Vanished;
-        buf.clear();
-    }
-    info.argv = splitCmdline(buf);
+    // Kernel threads have neither argv nor exe: skip two reads for each.
+    constexpr std::uint64_t kKernelThread = 0x00200000; // PF_KTHREAD
+    if (flags & kKernelThread) return Read::Ok;
+    // argv and exe are best effort: unreadable (other user) leaves them empty.
+    n = readInto(procfd, at("/cmdline"), buf);
+    if (n < 0 && vanished(int(-n))) return Read::Vanished;
+    info.argv = splitCmdline(std::string_view(buf.data(), n > 0 ? static_cast<size_t>(n) : 0));
     char exe[4096];
-    const ssize_t n = ::readlinkat(dir.fd, "exe", exe, sizeof exe);
-    if (n > 0 && static_cast<size_t>(n) < sizeof exe)
-        info.executable.assign(exe, static_cast<size_t>(n));
+    const ssize_t len = ::readlinkat(procfd, at("/exe"), exe, sizeof exe);
+    if (len > 0 && static_cast<size_t>(len) < sizeof exe)
+        info.executable.assign(exe, static_cast<size_t>(len));
     return Read::Ok;
 }
 
-// Calls fn(pidName) for every numeric entry of /proc. Returns false when /proc is unreadable.
-template <typename Fn> bool forEachPid(int procfd, Fn fn) {
+// The numeric entries of /proc (one per process; threads are not listed).
+bool pidNames(int procfd, std::vector<PidName> &names) {
     const int dupfd = ::fcntl(procfd, F_DUPFD_CLOEXEC, 0);
     if (dupfd < 0) return false;
     DIR *d = ::fdopendir(dupfd);
@@ -195,10 +219,38 @@ template <typename Fn> bool forEachPid(int procfd, Fn fn) {
         ::close(dupfd);
         return false;
     }
-    while (const dirent *e = ::readdir(d))
-        if (isPidName(e->d_name)) fn(e->d_name);
+    while (const dirent *e = ::readdir(d)) {
+        if (!isPidName(e->d_name) || std::strlen(e->d_name) >= sizeof(PidName)) continue;
+        names.emplace_back();
+        std::strcpy(names.back().data(), e->d_name);
+    }
     ::closedir(d);
     return true;
+}
+
+// Runs work(first, last) over [0, count), split into contiguous chunks across up to 4 threads
+// when the count is large. The cost of a snapshot is almost all syscalls into procfs, which
+// scale with cores; a few hundred processes are not worth a thread.
+void inParallel(size_t count, const std::function<void(size_t, size_t, size_t)> &work) {
+    constexpr size_t kPerThread = 256;
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const size_t workers = std::max<size_t>(1, std::min({cores, size_t(4), count / kPerThread}));
+    std::vector<std::thread> threads;
+    std::vector<std::exception_ptr> failures(workers);
+    const auto run = [&](size_t w) {
+        try {
+            work(w, count * w / workers, count * (w + 1) / workers);
+        } catch (...) {
+            failures[w] = std::current_exception();
+        }
+    };
+    for (size_t w = 1; w < workers; ++w)
+        threads.emplace_back(run, w);
+    run(0);
+    for (std::thread &t : threads)
+        t.join();
+    for (const std::exception_ptr &e : failures)
+        if (e) std::rethrow_exception(e);
 }
 
 int openProc() {
@@ -210,15 +262,22 @@ int openProc() {
 std::vector<ProcessInfo> snapshot() {
     std::vector<ProcessInfo> out;
     Fd proc(openProc());
-    if (proc.fd < 0) return out;
-    out.reserve(512);
-    std::string buf;
-    buf.reserve(4096);
-    forEachPid(proc.fd, [&](const char *name) {
-        ProcessInfo info;
-        if (readProcess(proc.fd, name, info, buf, nullptr) == Read::Ok)
-            out.push_back(std::move(info));
+    std::vector<PidName> names;
+    if (proc.fd < 0 || !pidNames(proc.fd, names)) return out;
+    std::vector<std::vector<ProcessInfo>> parts(4);
+    inParallel(names.size(), [&](size_t worker, size_t first, size_t last) {
+        std::vector<ProcessInfo> &part = parts[worker];
+        part.reserve(last - first);
+        std::string buf;
+        for (size_t i = first; i < last; ++i) {
+            ProcessInfo info;
+            if (readProcess(proc.fd, names[i].data(), info, buf, nullptr) == Read::Ok)
+                part.push_back(std::move(info));
+        }
     });
+    out = std::move(parts[0]);
+    for (size_t w = 1; w < parts.size(); ++w)
+        std::move(parts[w].begin(), parts[w].end(), std::back_inserter(out));
     return out;
 }
 
@@ -315,25 +374,34 @@ PortOwners listeningPortOwners(std::uint16_t port) {
     std::unordered_set<std::uint64_t> inodes;
     std::string table;
     for (const char *path : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        if (const int err = readAll(AT_FDCWD, path, table)) {
+        const ssize_t n = readInto(AT_FDCWD, path, table);
+        if (n < 0) {
+            const int err = int(-n);
             // No tcp6 table means IPv6 is off in this kernel: nothing can listen there.
             if (err == ENOENT && std::strcmp(path, "/proc/net/tcp6") == 0) continue;
             r.error = std::string("read ") + path + ": " + std::strerror(err);
             return r;
         }
+        table.resize(static_cast<size_t>(n));
         listenInodes(table, port, inodes);
     }
     r.ok = true;
     r.listening = !inodes.empty();
     if (inodes.empty()) return r;
     Fd proc(openProc());
-    if (proc.fd < 0 || !forEachPid(proc.fd, [&](const char *name) {
-            if (holdsSocket(proc.fd, name, inodes))
-                r.pids.push_back(std::strtoll(name, nullptr, 10));
-        })) {
+    std::vector<PidName> names;
+    if (proc.fd < 0 || !pidNames(proc.fd, names)) {
         r.error = "cannot scan /proc for socket owners";
         return r;
     }
+    std::vector<std::vector<Pid>> found(4);
+    inParallel(names.size(), [&](size_t worker, size_t first, size_t last) {
+        for (size_t i = first; i < last; ++i)
+            if (holdsSocket(proc.fd, names[i].data(), inodes))
+                found[worker].push_back(std::strtoll(names[i].data(), nullptr, 10));
+    });
+    for (const std::vector<Pid> &part : found)
+        r.pids.insert(r.pids.end(), part.begin(), part.end());
     if (r.pids.empty()) r.error = "a listener exists but its owner is not readable";
     return r;
 }
