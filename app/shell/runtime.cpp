@@ -29,6 +29,10 @@ void Runtime::writeLog(const QString &line) {
         logFile_.write(stamped.toUtf8() + '\n');
         logFile_.flush();
     }
+    events_.append(stamped);
+    if (events_.size() > 1000)
+        events_.removeFirst();
+    emit eventLogged(stamped);
     if (options_.echoLog) {
         std::fprintf(stdout, "%s\n", qPrintable(stamped));
         std::fflush(stdout);
@@ -53,7 +57,17 @@ Runtime::Init Runtime::init(QString *error) {
     for (const QString &w : settings_.warnings)
         writeLog(QStringLiteral("settings: ") + w);
 
-    const Settings &s = settings_.settings;
+    makeSupervisor(settings_.settings);
+    const QString serviceLogPath = supervisor_->config().serviceLogPath;
+    connect(&rotationTimer_, &QTimer::timeout, this, [serviceLogPath, logPath] {
+        rotateIfNeeded(serviceLogPath);
+        rotateIfNeeded(logPath);
+    });
+    rotationTimer_.start(10000);
+    return Init::Ok;
+}
+
+void Runtime::makeSupervisor(const Settings &s) {
     const bool wantsOpencode = s.profile == QLatin1String("auto") || s.profile.startsWith(QLatin1String("opencode"));
     const OpencodeInstall opencode = wantsOpencode && s.program.isEmpty() ? detectOpencode() : OpencodeInstall{};
     const ProfileResolution resolved = resolveProfile(s, opencode, QCoreApplication::applicationFilePath());
@@ -71,12 +85,48 @@ Runtime::Init Runtime::init(QString *error) {
                  .arg(resolved.profile.port)
                  .arg(storage::dataDir()));
 
-    connect(&rotationTimer_, &QTimer::timeout, this, [config, logPath] {
-        rotateIfNeeded(config.serviceLogPath);
-        rotateIfNeeded(logPath);
+    Supervisor *sup = supervisor_.get();
+    connect(sup, &Supervisor::statusChanged, this, &Runtime::statusChanged);
+    connect(sup, &Supervisor::notice, this, &Runtime::notice);
+    connect(sup, &Supervisor::probed, this, [this](const ProbeSample &p) {
+        health_.add({p.at.toMSecsSinceEpoch(), p.latencyMs, true, p.state});
+        emit healthChanged();
     });
-    rotationTimer_.start(10000);
-    return Init::Ok;
+    connect(sup, &Supervisor::stateChanged, this, [this](policy::State, policy::State to, const QString &) {
+        health_.add({QDateTime::currentMSecsSinceEpoch(), -1, false, to});
+        emit healthChanged();
+    });
+}
+
+bool Runtime::changesService(const Settings &before, const Settings &after) {
+    return before.profile != after.profile || before.program != after.program ||
+           before.arguments != after.arguments || before.port != after.port ||
+           before.healthPath != after.healthPath || before.stateDir != after.stateDir;
+}
+
+void Runtime::applySettings(const Settings &settings) {
+    const Settings before = settings_.settings;
+    const bool wanted = supervisor_->status().state != policy::State::Stopped;
+    if (changesService(before, settings) && supervisor_->serviceIdentity()) {
+        QEventLoop loop;
+        connect(supervisor_.get(), &Supervisor::stateChanged, &loop, [&loop](policy::State, policy::State to) {
+            if (to == policy::State::Stopped)
+                loop.quit();
+        });
+        QTimer::singleShot(int(before.timings.graceMs + 5000), &loop, &QEventLoop::quit);
+        supervisor_->stop();
+        loop.exec();
+    }
+    // Whatever still runs is left to the new Supervisor, which adopts it.
+    supervisor_->leaveRunning();
+    supervisor_->disconnect(this);
+    supervisor_.release()->deleteLater();
+    settings_ = LoadedSettings{settings, {}};
+    writeLog(QStringLiteral("settings applied"));
+    makeSupervisor(settings);
+    if (wanted)
+        supervisor_->start();
+    emit statusChanged();
 }
 
 QByteArray Runtime::handle(const control::Request &request) {
@@ -150,7 +200,8 @@ void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) 
 void Runtime::shutdown() {
     if (!supervisor_)
         return;
-    if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
+    const bool running = supervisor_->serviceIdentity().has_value();
+    if (settings_.settings.stopServiceOnQuit && running) {
         QEventLoop loop;
         connect(supervisor_.get(), &Supervisor::stateChanged, &loop, [&loop](policy::State, policy::State to) {
             if (to == policy::State::Stopped)
@@ -162,9 +213,9 @@ void Runtime::shutdown() {
     } else {
         supervisor_->leaveRunning();
     }
-    writeLog(QStringLiteral("tether quits%1").arg(settings_.settings.stopServiceOnQuit
-                                                       ? QString()
-                                                       : QStringLiteral("; the service keeps running")));
+    writeLog(QStringLiteral("tether quits%1").arg(running && !settings_.settings.stopServiceOnQuit
+                                                       ? QStringLiteral("; the service keeps running")
+                                                       : QString()));
 }
 
 } // namespace tether

@@ -4,6 +4,7 @@
 #include "service/registration.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
 #include <QProcess>
@@ -188,7 +189,7 @@ void Supervisor::adoptOrLaunch() {
         switch (os::alive(id)) {
         case os::Liveness::Alive:
             if (reg.port == config_.profile.port) {
-                adopt(id, reg.pgid, reg.password, reg.port, false);
+                adopt(id, reg.pgid, reg.password, reg.port, false, reg.startedAt);
                 return;
             }
             log(QStringLiteral("registered service pid %1 listens on port %2, not %3: leaving it "
@@ -219,14 +220,14 @@ void Supervisor::adoptOrLaunch() {
 }
 
 void Supervisor::adopt(const os::Identity &id, qint64 pgid, const QString &password, int port,
-                       bool external) {
+                       bool external, const QDateTime &startedAt) {
     ++generation_;
     svc_ = Tracked{id, pgid, password, false, nullptr};
     status_.pid = id.pid;
     status_.port = quint16(port);
     status_.url = baseUrl().toString();
     status_.external = external;
-    status_.startedAt = QDateTime::currentDateTime();
+    status_.startedAt = startedAt.isValid() ? startedAt : QDateTime::currentDateTime();
     window_ = policy::windowOpenedAt(now());
     startupDeadline_ = 0;
     startupAttempt_ = 0;
@@ -261,6 +262,9 @@ void Supervisor::launch() {
     p->setStandardInputFile(QProcess::nullDevice());
     // Output goes to a file, not a pipe: the service outlives Tether without SIGPIPE.
     if (!config_.serviceLogPath.isEmpty()) {
+        QFile log(config_.serviceLogPath); // private from its first byte
+        if (log.open(QIODevice::Append))
+            log.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
         p->setStandardOutputFile(config_.serviceLogPath, QIODevice::Append);
         p->setStandardErrorFile(config_.serviceLogPath, QIODevice::Append);
     } else {
@@ -596,6 +600,9 @@ void Supervisor::forgetService() {
     svc_.reset();
     status_.pid = 0;
     status_.lastProbeMs = -1;
+    status_.version.clear();
+    status_.versionMismatch = false;
+    status_.startedAt = QDateTime();
     status_.mcp.clear();
     emit statusChanged();
 }

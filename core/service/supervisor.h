@@ -91,7 +91,8 @@ private:
     void fail(const QString &message, const QString &noticeKind = QString());
 
     void adoptOrLaunch();
-    void adopt(const os::Identity &id, qint64 pgid, const QString &password, int port, bool external);
+    void adopt(const os::Identity &id, qint64 pgid, const QString &password, int port, bool external,
+               const QDateTime &startedAt);
     void launch();
     void onLaunched(QProcess *p);
     void onLaunchFailed(QProcess *p, const QString &why);
