@@ -69,7 +69,7 @@ int runDemoService(int argc, char **argv) {
     QObject::connect(&fleet, &McpFleet::childStarted, [](const QString &name, qint64 pid) {
         printLine(QStringLiteral("mcp %1 pid %2").arg(name).arg(pid));
     });
-    // The password never leaves this process: not printed, not passed to the children.
+    // The password is never printed, and McpFleet keeps it from the children.
     const QByteArray password = qgetenv("OPENCODE_SERVER_PASSWORD");
     Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet);
     HttpServer server(api);

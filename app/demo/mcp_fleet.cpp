@@ -2,6 +2,7 @@
 
 #include <QDeadlineTimer>
 #include <QProcess>
+#include <QProcessEnvironment>
 
 #include <algorithm>
 
@@ -98,6 +99,10 @@ void McpFleet::start(Child &child) {
     process->setProgram(child.spec.command.constFirst());
     process->setArguments(child.spec.command.mid(1));
     process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    // The server's password is the server's: its MCP children never see it.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("OPENCODE_SERVER_PASSWORD"));
+    process->setProcessEnvironment(environment);
     // The replies are not needed; draining them keeps the pipe from filling up.
     connect(process, &QProcess::readyReadStandardOutput, process,
             [process] { process->readAllStandardOutput(); });

@@ -620,7 +620,14 @@ void TestDemoService::basicAuthLikeOpencode() {
     quint16 port = 0;
     auto demo = startService({QStringLiteral("--mcp"), QStringLiteral("1")}, &port, env);
     QVERIFY(demo);
-    QVERIFY(demo->waitChild(QStringLiteral("demo-1")));
+    const auto child = demo->waitChild(QStringLiteral("demo-1"));
+    QVERIFY(child);
+    // The MCP child does not inherit the server's password.
+    QFile environ(QStringLiteral("/proc/%1/environ").arg(child->pid));
+    QVERIFY(environ.open(QIODevice::ReadOnly));
+    const QByteArray childEnv = environ.readAll();
+    QVERIFY(childEnv.contains("PATH=")); // really read: it has an environment
+    QVERIFY(!childEnv.contains(password));
 
     for (const QByteArray &path : {QByteArray("/global/health"), QByteArray("/mcp"),
                                    QByteArray("/config"), QByteArray("/nope")}) {
