@@ -3,6 +3,7 @@
 #pragma once
 
 #include "control/control_server.h"
+#include "service/health_history.h"
 #include "service/supervisor.h"
 #include "settings/settings.h"
 
@@ -31,6 +32,16 @@ public:
     const LoadedSettings &settings() const { return settings_; }
     QString settingsPath() const;
 
+    // Apply edited settings without restarting Tether: the Supervisor is rebuilt with them and
+    // adopts the running service; when the service's identity changes (profile, program,
+    // arguments, port) the service is stopped first and started anew. The caller saves.
+    void applySettings(const Settings &settings);
+    static bool changesService(const Settings &before, const Settings &after);
+
+    // The last hour of probes and state changes, and the recent log lines, for the UI.
+    const HealthHistory &healthHistory() const { return health_; }
+    const QStringList &eventLog() const { return events_; }
+
     // Quit as configured: stop the service only when [app] stopServiceOnQuit is set.
     void shutdown();
 
@@ -44,10 +55,17 @@ public:
 signals:
     void quitRequested();
     void showRequested();
+    // Relayed from whichever Supervisor is current, so the UI survives applySettings().
+    void statusChanged();
+    void notice(const QString &kind, const QString &message);
+    void eventLogged(const QString &line);
+    void healthChanged();
 
 private:
     QByteArray handle(const control::Request &request);
     void writeLog(const QString &line);
+    // Resolve the profile and create + wire the Supervisor (init and applySettings).
+    void makeSupervisor(const Settings &s);
 
     Options options_;
     LoadedSettings settings_;
@@ -55,6 +73,8 @@ private:
     control::ControlServer *control_ = nullptr;
     QFile logFile_;
     QTimer rotationTimer_;
+    HealthHistory health_;
+    QStringList events_; // newest last, capped
 };
 
 } // namespace tether
