@@ -1,28 +1,71 @@
-// The tray face of a Runtime: icon, tooltip and menu, all read from the Supervisor's status.
+// The tray face of a Runtime: the state icon, tooltip, menu and notifications, plus the
+// windows they open. Everything is read from the Runtime's model on each change.
 #pragma once
 
+#include "policy/state.h"
+#include "tray/notice_limiter.h"
+#include "tray/tray_icons.h"
+
+#include <QElapsedTimer>
 #include <QMenu>
 #include <QObject>
+#include <QPointer>
 #include <QSystemTrayIcon>
+#include <QTimer>
 
 namespace tether {
 
 class Runtime;
+namespace ui {
+class OrphanDialog;
+class SettingsDialog;
+class StatusWindow;
+} // namespace ui
 
 class TrayApp : public QObject {
     Q_OBJECT
 public:
     TrayApp(Runtime *runtime, bool autostart, QObject *parent = nullptr);
+    ~TrayApp() override;
+    // Show the icon, or wait for a tray host and fall back to the status window.
     void show();
 
+    void showStatusWindow(const QString &why = QString());
+    void showOrphanDialog();
+    void showSettings();
+
 private:
+    void buildMenu();
     void refresh();
+    void refreshMcpMenu();
+    void onNotice(const QString &kind, const QString &message);
+    void maybeOfferOrphans();
+    void waitForTray();
 
     Runtime *runtime_;
     bool autostart_;
     QSystemTrayIcon icon_;
     QMenu menu_;
+    QMenu *mcpMenu_ = nullptr;
     QAction *statusLine_ = nullptr;
+    QAction *open_ = nullptr;
+    QAction *start_ = nullptr;
+    QAction *stop_ = nullptr;
+    QAction *restart_ = nullptr;
+    QAction *orphans_ = nullptr;
+    QStringList mcpLabels_; // what the submenu shows now, to rebuild it only on change
+    bool iconSet_ = false;
+    policy::State iconState_ = policy::State::Stopped;
+    IconFlags iconFlags_;
+
+    NoticeLimiter limiter_;
+    QElapsedTimer clock_; // monotonic, for the limiter and the launch phase
+    bool orphansOffered_ = false;
+    QTimer trayWait_;
+
+    QPointer<ui::StatusWindow> statusWindow_;
+    QPointer<ui::OrphanDialog> orphanDialog_;
+    QPointer<ui::SettingsDialog> settingsDialog_;
 };
 
 } // namespace tether

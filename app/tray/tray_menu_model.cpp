@@ -1,0 +1,77 @@
+#include "tray/tray_menu_model.h"
+
+#include "ui/format.h"
+
+#include <QCoreApplication>
+
+namespace tether {
+
+namespace {
+
+QString tr(const char *text) {
+    return QCoreApplication::translate("tether", text);
+}
+
+bool serviceAnswers(policy::State s) {
+    return s == policy::State::Healthy || s == policy::State::NotResponding;
+}
+
+QString versionPart(const ServiceStatus &st) {
+    if (st.version.isEmpty()) return QString();
+    return st.profile.isEmpty() ? st.version : st.profile + QLatin1Char(' ') + st.version;
+}
+
+} // namespace
+
+TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
+    using policy::State;
+    TrayMenuModel m;
+    const bool running = st.state != State::Stopped && st.state != State::Failed;
+
+    QStringList parts{ui::stateLabel(st.state)};
+    const QString version = versionPart(st);
+    if (!version.isEmpty()) parts << version;
+    if (st.port != 0) parts << tr("port %1").arg(st.port);
+    if (running && st.startedAt.isValid())
+        parts << tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
+    if (st.external) parts << tr("adopted");
+    m.statusLine = parts.join(QStringLiteral(" · "));
+
+    m.tooltip = QStringLiteral("Tether: ") + m.statusLine;
+    if (st.versionMismatch)
+        m.tooltip +=
+            QLatin1Char('\n') + tr("Installed version %1 differs").arg(st.installedVersion);
+    if (!st.orphans.isEmpty())
+        m.tooltip += QLatin1Char('\n') + tr("%1 orphaned process(es)").arg(st.orphans.size());
+    if (st.state == State::Failed && !st.lastError.isEmpty())
+        m.tooltip += QLatin1Char('\n') + st.lastError;
+
+    m.url = st.url;
+    m.openEnabled = !st.url.isEmpty() && serviceAnswers(st.state);
+    m.startEnabled = st.state == State::Stopped || st.state == State::Failed;
+    m.stopEnabled = running;
+    // Recovering and Restarting already replace the service; Stopped wants Start.
+    m.restartEnabled =
+        st.state == State::Starting || serviceAnswers(st.state) || st.state == State::Failed;
+    m.restartLabel = st.versionMismatch && !st.installedVersion.isEmpty()
+                         ? tr("Restart to update to %1").arg(st.installedVersion)
+                         : tr("Restart");
+
+    for (const McpChildStatus &c : st.mcp) {
+        QString status = c.status.isEmpty() ? tr("unknown") : c.status;
+        status.replace(QLatin1Char('_'), QLatin1Char(' '));
+        m.mcpRows.append(
+            {c.name, c.name + QStringLiteral(" — ") + status, serviceAnswers(st.state)});
+    }
+    if (m.mcpRows.isEmpty())
+        m.mcpEmptyText = running ? tr("No MCP servers") : tr("Service not running");
+
+    m.orphanCount = int(st.orphans.size());
+    if (m.orphanCount > 0)
+        m.orphanLabel = m.orphanCount == 1
+                            ? tr("Clean up 1 orphaned process...")
+                            : tr("Clean up %1 orphaned processes...").arg(m.orphanCount);
+    return m;
+}
+
+} // namespace tether

@@ -1,0 +1,37 @@
+// What the tray menu shows for a given status: which actions exist, which are enabled, their
+// labels, the MCP rows and the orphan entry. Pure, so tests check it without a tray; the
+// status window's buttons use the same answers.
+#pragma once
+
+#include "service/status.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+namespace tether {
+
+struct McpMenuRow {
+    QString name;
+    QString label;         // "name — status"
+    bool reconnectEnabled; // the service is up to take the request
+};
+
+struct TrayMenuModel {
+    QString statusLine; // state, version, port, uptime
+    QString tooltip;
+    QString url;
+    bool openEnabled = false;
+    bool startEnabled = false;
+    bool stopEnabled = false;
+    bool restartEnabled = false;
+    QString restartLabel;
+    QList<McpMenuRow> mcpRows;
+    QString mcpEmptyText; // non-empty when there are no rows
+    int orphanCount = 0;
+    QString orphanLabel; // empty: no orphan entry in the menu
+};
+
+TrayMenuModel trayMenuModel(const ServiceStatus &status, const QDateTime &now);
+
+} // namespace tether

@@ -1,0 +1,98 @@
+#include "ui/health_timeline.h"
+
+#include "tray/tray_icons.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace tether::ui {
+
+HealthTimeline::HealthTimeline(UiModel model, QWidget *parent)
+    : QWidget(parent)
+    , model_(std::move(model)) {
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setToolTip(tr("Last hour: probe latency (line), misses (red ticks), state (bands)"));
+}
+
+void HealthTimeline::paintEvent(QPaintEvent *) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPalette &pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+
+    const qint64 now = model_.now().toMSecsSinceEpoch();
+    const qint64 from = now - HealthHistory::kSpanMs;
+    const std::vector<HealthSample> samples = model_.health().lastHour(now);
+
+    const QFontMetrics fm(font());
+    const int band = 10;
+    const QRectF plot(fm.horizontalAdvance(QStringLiteral("0000 ms")) + 6, 6,
+                      width() - fm.horizontalAdvance(QStringLiteral("0000 ms")) - 12,
+                      height() - band - fm.height() - 14);
+    const QRectF bands(plot.left(), plot.bottom() + 2, plot.width(), band);
+    auto xOf = [&](qint64 t) {
+        return plot.left() + plot.width() * double(t - from) / double(HealthHistory::kSpanMs);
+    };
+
+    // State bands: each sample's state holds until the next sample (and the last until now).
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const qint64 end = i + 1 < samples.size() ? samples[i + 1].atMs : now;
+        const qreal x0 = xOf(samples[i].atMs);
+        const qreal x1 = std::max(xOf(end), x0 + 1.0);
+        p.fillRect(QRectF(x0, bands.top(), x1 - x0, bands.height()),
+                   stateColor(samples[i].state, pal));
+    }
+
+    // Latency scale: the largest answered latency, rounded up, at least 10 ms.
+    qint64 maxLatency = 10;
+    for (const HealthSample &s : samples)
+        maxLatency = std::max(maxLatency, s.latencyMs);
+    const double scale = std::pow(10.0, std::ceil(std::log10(double(maxLatency))));
+    const qint64 top = qint64(maxLatency <= scale / 2 ? scale / 2 : scale);
+
+    p.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DotLine));
+    p.drawLine(QPointF(plot.left(), plot.top()), QPointF(plot.right(), plot.top()));
+    p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()));
+    p.setPen(pal.color(QPalette::Text));
+    p.drawText(QRectF(0, plot.top() - fm.height() / 2.0, plot.left() - 4, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("%1 ms").arg(top));
+    p.drawText(QRectF(0, plot.bottom() - fm.height() / 2.0, plot.left() - 4, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0 ms"));
+    const QRectF axis(plot.left(), bands.bottom() + 2, plot.width(), fm.height());
+    p.drawText(axis, Qt::AlignLeft, tr("60 min ago"));
+    p.drawText(axis, Qt::AlignHCenter, tr("30 min"));
+    p.drawText(axis, Qt::AlignRight, tr("now"));
+
+    QPainterPath line;
+    bool drawing = false;
+    const QColor missed = stateColor(policy::State::Failed, pal);
+    for (const HealthSample &s : samples) {
+        if (!s.probe) continue;
+        const qreal x = xOf(s.atMs);
+        if (s.latencyMs < 0) {
+            p.setPen(QPen(missed, 1.5));
+            p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() - 8));
+            drawing = false; // a miss breaks the line
+            continue;
+        }
+        const qreal y =
+            plot.bottom() - plot.height() * std::min(1.0, double(s.latencyMs) / double(top));
+        if (drawing)
+            line.lineTo(x, y);
+        else
+            line.moveTo(x, y);
+        drawing = true;
+    }
+    p.setPen(QPen(pal.color(QPalette::Highlight), 1.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(line);
+
+    if (samples.empty()) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(plot, Qt::AlignCenter, tr("No probes yet"));
+    }
+}
+
+} // namespace tether::ui
