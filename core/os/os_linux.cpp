@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <string_view>
 #include <sys/syscall.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 #include <unordered_set>
@@ -170,9 +171,10 @@ ssize_t readInto(int procfd, const char *path, std::string &buf) {
 }
 
 // Reads one process: stat (identity, state, times), cmdline and exe, via "PID/..." paths
-// relative to an open /proc. About 7 syscalls per process; a per-process directory fd would
-// pin the process across the three reads but costs two more syscalls each (see the note in
-// snapshot()).
+// relative to an open /proc: 7 syscalls per process (3 for a kernel thread). A per-process
+// directory fd would pin the process across the three reads, but costs 2 more syscalls each and
+// only guards argv against a pid reuse within microseconds; identity (stat) is unaffected, and
+// every signal re-verifies it anyway.
 Read readProcess(int procfd, const char *pidName, ProcessInfo &info, std::string &buf,
                  std::string *error) {
     char path[64];
@@ -228,13 +230,15 @@ bool pidNames(int procfd, std::vector<PidName> &names) {
     return true;
 }
 
-// Runs work(first, last) over [0, count), split into contiguous chunks across up to 4 threads
-// when the count is large. The cost of a snapshot is almost all syscalls into procfs, which
-// scale with cores; a few hundred processes are not worth a thread.
+constexpr size_t kMaxWorkers = 4;
+
+// Runs work(worker, first, last) over [0, count) in contiguous chunks, across up to kMaxWorkers
+// threads when the count is large. A snapshot's cost is almost all procfs syscalls, which scale
+// with idle cores; a few hundred processes are not worth a thread.
 void inParallel(size_t count, const std::function<void(size_t, size_t, size_t)> &work) {
     constexpr size_t kPerThread = 256;
     const size_t cores = std::max(1u, std::thread::hardware_concurrency());
-    const size_t workers = std::max<size_t>(1, std::min({cores, size_t(4), count / kPerThread}));
+    const size_t workers = std::max<size_t>(1, std::min({cores, kMaxWorkers, count / kPerThread}));
     std::vector<std::thread> threads;
     std::vector<std::exception_ptr> failures(workers);
     const auto run = [&](size_t w) {
@@ -244,8 +248,14 @@ void inParallel(size_t count, const std::function<void(size_t, size_t, size_t)> 
             failures[w] = std::current_exception();
         }
     };
-    for (size_t w = 1; w < workers; ++w)
-        threads.emplace_back(run, w);
+    size_t next = 1;
+    try {
+        for (; next < workers; ++next)
+            threads.emplace_back(run, next);
+    } catch (const std::system_error &) { // no thread to be had: do the rest here
+    }
+    for (size_t w = next; w < workers; ++w)
+        run(w);
     run(0);
     for (std::thread &t : threads)
         t.join();
@@ -264,7 +274,7 @@ std::vector<ProcessInfo> snapshot() {
     Fd proc(openProc());
     std::vector<PidName> names;
     if (proc.fd < 0 || !pidNames(proc.fd, names)) return out;
-    std::vector<std::vector<ProcessInfo>> parts(4);
+    std::vector<std::vector<ProcessInfo>> parts(kMaxWorkers);
     inParallel(names.size(), [&](size_t worker, size_t first, size_t last) {
         std::vector<ProcessInfo> &part = parts[worker];
         part.reserve(last - first);
@@ -394,7 +404,7 @@ PortOwners listeningPortOwners(std::uint16_t port) {
         r.error = "cannot scan /proc for socket owners";
         return r;
     }
-    std::vector<std::vector<Pid>> found(4);
+    std::vector<std::vector<Pid>> found(kMaxWorkers);
     inParallel(names.size(), [&](size_t worker, size_t first, size_t last) {
         for (size_t i = first; i < last; ++i)
             if (holdsSocket(proc.fd, names[i].data(), inodes))
