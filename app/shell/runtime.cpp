@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QEventLoop>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <cstdio>
 
@@ -58,6 +59,7 @@ Runtime::Init Runtime::init(QString *error) {
         writeLog(QStringLiteral("settings: ") + w);
 
     makeSupervisor(settings_.settings);
+    mcp_->scanOnLaunch();
     const QString serviceLogPath = supervisor_->config().serviceLogPath;
     connect(&rotationTimer_, &QTimer::timeout, this, [serviceLogPath, logPath] {
         rotateIfNeeded(serviceLogPath);
@@ -78,8 +80,11 @@ void Runtime::makeSupervisor(const Settings &s) {
     config.profileError = resolved.error;
     config.registrationPath = registrationPath();
     config.serviceLogPath = storage::logsDir() + QStringLiteral("/service.log");
+    mcp_.reset();
     supervisor_ = std::make_unique<Supervisor>(config);
     connect(supervisor_.get(), &Supervisor::logLine, this, &Runtime::writeLog);
+    mcp_ = std::make_unique<mcp::McpMonitor>(supervisor_.get());
+    connect(mcp_.get(), &mcp::McpMonitor::logLine, this, &Runtime::writeLog);
     writeLog(QStringLiteral("tether %1: profile %2, port %3, data in %4")
                  .arg(QCoreApplication::applicationVersion(), resolved.profile.id)
                  .arg(resolved.profile.port)
@@ -153,6 +158,36 @@ QByteArray Runtime::handle(const control::Request &request) {
         QTimer::singleShot(0, this, &Runtime::showRequested);
         return control::okReply();
     }
+    if (verb == QLatin1String("cleanup")) {
+        const bool dryRun = request.args.value(QLatin1String("dryRun")).toBool();
+        const auto summary = mcp_->cleanupNow(dryRun);
+        for (const QString &line : summary.lines)
+            writeLog(QStringLiteral("cleanup: ") + line);
+        QJsonArray found;
+        for (const OrphanStatus &o : summary.found)
+            found.append(QJsonObject{{QStringLiteral("pid"), o.pid},
+                                     {QStringLiteral("kind"), o.kind},
+                                     {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
+        QString message = summary.lines.join(QLatin1Char('\n'));
+        if (summary.found.isEmpty())
+            message = QStringLiteral("no orphaned MCP processes");
+        return control::okReply({{QStringLiteral("dryRun"), dryRun},
+                                 {QStringLiteral("found"), found},
+                                 {QStringLiteral("killed"), summary.killed},
+                                 {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
+                                 {QStringLiteral("alreadyGone"), summary.alreadyGone},
+                                 {QStringLiteral("refused"), summary.refused},
+                                 {QStringLiteral("message"), message}});
+    }
+    if (verb == QLatin1String("mcp-connect") || verb == QLatin1String("mcp-disconnect")) {
+        const QString name = request.args.value(QLatin1String("name")).toString();
+        if (name.isEmpty())
+            return control::errorReply(QStringLiteral("name the MCP server"));
+        if (!supervisor_->serviceIdentity())
+            return control::errorReply(QStringLiteral("the service is not running"));
+        setMcpConnected(name, verb == QLatin1String("mcp-connect"));
+        return control::okReply();
+    }
     return control::errorReply(QStringLiteral("%1 is not available in this build").arg(verb));
 }
 
@@ -192,9 +227,9 @@ void Runtime::reconnectMcp(const QString &name) {
 }
 
 void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) {
-    Q_UNUSED(pids);
-    Q_UNUSED(confirmedByPerson);
-    writeLog(QStringLiteral("orphan cleanup is not wired yet"));
+    const auto summary = mcp_->cleanupNow(false, pids, confirmedByPerson);
+    for (const QString &line : summary.lines)
+        writeLog(QStringLiteral("cleanup: ") + line);
 }
 
 void Runtime::shutdown() {

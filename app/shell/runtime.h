@@ -3,6 +3,7 @@
 #pragma once
 
 #include "control/control_server.h"
+#include "mcp/mcp_monitor.h"
 #include "service/health_history.h"
 #include "service/supervisor.h"
 #include "settings/settings.h"
@@ -29,6 +30,7 @@ public:
     Init init(QString *error);
 
     Supervisor *supervisor() const { return supervisor_.get(); }
+    mcp::McpMonitor *mcpMonitor() const { return mcp_.get(); }
     const LoadedSettings &settings() const { return settings_; }
     QString settingsPath() const;
 
@@ -70,6 +72,7 @@ private:
     Options options_;
     LoadedSettings settings_;
     std::unique_ptr<Supervisor> supervisor_;
+    std::unique_ptr<mcp::McpMonitor> mcp_; // observes supervisor_: destroyed first
     control::ControlServer *control_ = nullptr;
     QFile logFile_;
     QTimer rotationTimer_;

@@ -159,6 +159,18 @@ void Supervisor::fail(const QString &message, const QString &noticeKind) {
         emit notice(noticeKind, message);
 }
 
+void Supervisor::setMcp(const QList<McpChildStatus> &rows) {
+    if (!svc_)
+        return; // a late answer about a service that is gone
+    status_.mcp = rows;
+    emit statusChanged();
+}
+
+void Supervisor::setOrphans(const QList<OrphanStatus> &orphans) {
+    status_.orphans = orphans;
+    emit statusChanged();
+}
+
 // ---- Starting and adopting ---------------------------------------------------------------
 
 void Supervisor::start() {

@@ -56,6 +56,9 @@ public:
     std::optional<os::Identity> serviceIdentity() const;
 
     void setCrashCleanup(CrashCleanup cleanup) { crashCleanup_ = std::move(cleanup); }
+    // The MCP view and the orphans are observed elsewhere (core/mcp) and kept in this one model.
+    void setMcp(const QList<McpChildStatus> &rows);
+    void setOrphans(const QList<OrphanStatus> &orphans);
 
 public slots:
     void start();

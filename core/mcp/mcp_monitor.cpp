@@ -1,0 +1,365 @@
+#include "mcp/mcp_monitor.h"
+
+#include "settings/storage.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+#include <algorithm>
+#include <thread>
+
+namespace tether::mcp {
+
+namespace {
+
+QStringList toQt(const std::vector<std::string> &v) {
+    QStringList out;
+    for (const std::string &s : v)
+        out << QString::fromStdString(s);
+    return out;
+}
+
+qint64 wallMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &ledger) {
+    OrphanStatus s;
+    s.pid = o.process.pid;
+    s.argv = toQt(o.process.argv);
+    s.kind = QString::fromLatin1(policy::toString(o.kind));
+    s.rssKiB = o.process.rssKiB;
+    for (const LedgerEntry &e : ledger)
+        if (e.process.pid == o.process.pid && e.process.startTime == o.process.startTime)
+            s.ageMs = std::max<qint64>(0, wallMs() - e.firstSeenMs);
+    return s;
+}
+
+QString cachePath() { return storage::dataPath(QStringLiteral("mcp-commands.json")); }
+
+} // namespace
+
+McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
+    : QObject(parent)
+    , sup_(supervisor)
+    , ledger_(std::make_unique<Ledger>()) {
+    if (!ledger_->load())
+        emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
+    loadCommandCache();
+    connect(sup_, &Supervisor::serviceStarted, this, [this] {
+        ++generation_;
+        configFresh_ = false;
+        cpu_.clear();
+    });
+    connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
+        if (p.healthy)
+            refresh();
+    });
+    sup_->setCrashCleanup([this](const os::Identity &service, qint64 pgid, std::function<void()> done) {
+        onServiceDied(service, pgid, std::move(done));
+    });
+}
+
+McpMonitor::~McpMonitor() {
+    for (QThread *t : findChildren<QThread *>())
+        t->wait();
+}
+
+std::vector<std::vector<std::string>> McpMonitor::commandList() const {
+    std::vector<std::vector<std::string>> out;
+    for (const McpCommand &c : commands_)
+        out.push_back(c.command);
+    return out;
+}
+
+void McpMonitor::loadCommandCache() {
+    QByteArray bytes;
+    if (storage::readSmallFile(cachePath(), 1024 * 1024, &bytes, nullptr) != storage::ReadStatus::Ok)
+        return;
+    const ConfigParse parsed = parseConfig(bytes);
+    if (parsed.ok)
+        commands_ = localCommands(parsed.entries);
+}
+
+void McpMonitor::saveCommandCache() {
+    QJsonObject mcp;
+    for (const McpCommand &c : commands_)
+        mcp.insert(QString::fromStdString(c.name),
+                   QJsonObject{{QStringLiteral("type"), QStringLiteral("local")},
+                               {QStringLiteral("command"), QJsonArray::fromStringList(toQt(c.command))}});
+    QString error;
+    storage::writePrivateFile(cachePath(), QJsonDocument(QJsonObject{{QStringLiteral("mcp"), mcp}}).toJson(), &error);
+}
+
+// ---- While the service runs -----------------------------------------------------------------
+
+void McpMonitor::refresh() {
+    const Profile &profile = sup_->config().profile;
+    const qint64 interval = sup_->config().settings.timings.probeIntervalMs;
+    // On the probe cadence, never faster (start-up probing is quicker than that).
+    if (refreshing_ || sweeping_ || profile.mcpStatusPath.isEmpty() ||
+        (lastRefreshMs_ && wallMs() - lastRefreshMs_ < interval * 9 / 10))
+        return;
+    refreshing_ = true;
+    lastRefreshMs_ = wallMs();
+    const quint64 generation = generation_;
+    auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
+        HttpCall call;
+        call.url = sup_->baseUrl().resolved(QUrl(path.mid(1)));
+        call.authorization = sup_->authorization();
+        call.timeoutMs = int(sup_->config().settings.timings.probeTimeoutMs) + 1000;
+        call.maxBodyBytes = 1024 * 1024;
+        sendHttp(sup_->network(), call, this, std::move(done));
+    };
+    auto afterConfig = [this, generation, get, profile] {
+        get(profile.mcpStatusPath, [this, generation](const HttpResult &r) {
+            refreshing_ = false;
+            if (generation != generation_ || !r.transportOk || r.status != 200)
+                return;
+            onStatusBody(generation, r.body);
+        });
+    };
+    if (configFresh_ || profile.configPath.isEmpty()) {
+        afterConfig();
+        return;
+    }
+    get(profile.configPath, [this, generation, afterConfig](const HttpResult &r) {
+        if (generation != generation_) {
+            refreshing_ = false;
+            return;
+        }
+        if (r.transportOk && r.status == 200) {
+            const ConfigParse parsed = parseConfig(r.body);
+            if (parsed.ok) {
+                commands_ = localCommands(parsed.entries);
+                configFresh_ = true;
+                saveCommandCache();
+            } else {
+                emit logLine(QStringLiteral("mcp config unreadable: %1").arg(QString::fromStdString(parsed.error)));
+            }
+        }
+        afterConfig();
+    });
+}
+
+void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
+    if (generation != generation_)
+        return;
+    const bool v2 = sup_->config().profile.id == QLatin1String("opencode2");
+    const StatusParse parsed = v2 ? parseStatusV2(body) : parseStatusV1(body);
+    if (!parsed.ok) {
+        emit logLine(QStringLiteral("mcp status unreadable: %1").arg(QString::fromStdString(parsed.error)));
+        return;
+    }
+    publishRows(parsed.servers);
+}
+
+void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
+    const auto service = sup_->serviceIdentity();
+    if (!service)
+        return;
+    const std::vector<os::ProcessInfo> snap = os::snapshot();
+    const std::vector<McpProcessTree> trees = matchMcpProcesses(service->pid, snap, commands_);
+    const qint64 now = wallMs();
+    if (ledger_->record(observedChildren(*service, trees, snap, now)) && !ledger_->error().isEmpty())
+        emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
+    ledger_->dropExited(snap);
+
+    QList<McpChildStatus> rows;
+    auto rowFor = [&](const std::string &name) -> McpChildStatus & {
+        for (McpChildStatus &r : rows)
+            if (r.name == QString::fromStdString(name))
+                return r;
+        rows.append(McpChildStatus{});
+        rows.last().name = QString::fromStdString(name);
+        rows.last().status = QString::fromLatin1(status::Unknown);
+        return rows.last();
+    };
+    for (const McpServerStatus &s : servers) {
+        McpChildStatus &row = rowFor(s.name);
+        row.status = QString::fromStdString(s.status);
+        row.error = QString::fromStdString(s.error);
+    }
+    QHash<qint64, CpuSample> cpu;
+    for (const McpProcessTree &t : trees) {
+        if (t.rootPid == 0)
+            continue;
+        McpChildStatus &row = rowFor(t.name);
+        row.pid = t.rootPid;
+        row.rssKiB = t.rssKiB;
+        for (const LedgerEntry &e : ledger_->entries())
+            if (e.process.pid == t.rootPid && e.process.startTime == t.rootStartTime)
+                row.uptimeMs = std::max<qint64>(0, now - e.firstSeenMs);
+        const auto prev = cpu_.constFind(t.rootPid);
+        if (prev != cpu_.constEnd() && now > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
+            row.cpuPercent = 100.0 * double(t.cpuTimeMs - prev->cpuMs) / double(now - prev->atMs);
+        cpu.insert(t.rootPid, CpuSample{t.cpuTimeMs, now});
+    }
+    cpu_ = cpu;
+    std::sort(rows.begin(), rows.end(), [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });
+    sup_->setMcp(rows);
+}
+
+// ---- When the service dies --------------------------------------------------------------------
+
+void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid, std::function<void()> done) {
+    const Settings &s = sup_->config().settings;
+    ++generation_;
+    refreshing_ = false;
+    if (s.orphansWhileRunning == QLatin1String("ignore")) {
+        done();
+        return;
+    }
+    const bool clean = s.orphansWhileRunning == QLatin1String("clean");
+    sweeping_ = true;
+    // The ledger is handed to the worker and not touched here until it is back.
+    struct Outcome {
+        CleanupResult result;
+        int groupSignalled = 0;
+        QElapsedTimer timer;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    outcome->timer.start();
+    Ledger *ledger = ledger_.get();
+    const auto commands = commandList();
+    const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs), std::chrono::milliseconds(2000)};
+    QThread *worker = QThread::create([=] {
+        outcome->result = cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config);
+        // What is left of the service's own group (it led it): the kernel does not reuse the
+        // group id while any member lives, so a non-empty group is still the service's.
+        if (clean && pgid > 1 && os::maySignalGroup(pgid)) {
+            const auto members = [pgid] {
+                int n = 0;
+                for (const os::ProcessInfo &p : os::snapshot())
+                    n += p.pgid == pgid && p.state != os::RunState::Zombie;
+                return n;
+            };
+            if (members() > 0) {
+                outcome->groupSignalled = members();
+                os::signalGroup(pgid, os::Signal::Terminate);
+                os::signalGroup(pgid, os::Signal::Continue);
+                const auto deadline = std::chrono::steady_clock::now() + config.grace;
+                while (members() > 0 && std::chrono::steady_clock::now() < deadline)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                if (members() > 0)
+                    os::signalGroup(pgid, os::Signal::Kill);
+            }
+        }
+    });
+    worker->setParent(this);
+    connect(worker, &QThread::finished, this, [this, worker, outcome, service, clean, done] {
+        worker->deleteLater();
+        sweeping_ = false;
+        const SweepReport &report = outcome->result.report;
+        if (clean) {
+            const int removed = report.count(os::TerminateOutcome::Killed) +
+                                report.count(os::TerminateOutcome::ExitedOnTerm);
+            emit logLine(QStringLiteral("service pid %1 died: %2 orphaned MCP process(es) removed, "
+                                        "%3 more in its group, in %4 ms")
+                             .arg(service.pid)
+                             .arg(removed)
+                             .arg(outcome->groupSignalled)
+                             .arg(outcome->timer.elapsed()));
+            for (const SweepResult &r : report.results)
+                if (r.outcome == os::TerminateOutcome::Refused || r.outcome == os::TerminateOutcome::Unknown)
+                    emit logLine(QStringLiteral("  pid %1: %2 (%3)")
+                                     .arg(r.target.id.pid)
+                                     .arg(QLatin1String(os::toString(r.outcome)), QString::fromStdString(r.detail)));
+            publishOrphans({});
+        } else {
+            publishOrphans(outcome->result.scan.orphans);
+            if (!outcome->result.scan.orphans.empty())
+                emit sup_->notice(QStringLiteral("orphans-found"),
+                                  QStringLiteral("The service left %1 MCP process(es) running.")
+                                      .arg(outcome->result.scan.orphans.size()));
+        }
+        done();
+    });
+    worker->start();
+}
+
+void McpMonitor::publishOrphans(const std::vector<policy::Orphan> &orphans) {
+    QList<OrphanStatus> list;
+    for (const policy::Orphan &o : orphans)
+        list << toStatus(o, ledger_->entries());
+    sup_->setOrphans(list);
+}
+
+// ---- On launch and on request ---------------------------------------------------------------
+
+void McpMonitor::scanOnLaunch() {
+    const QString mode = sup_->config().settings.orphansOnLaunch;
+    if (mode == QLatin1String("ignore"))
+        return;
+    const ScanResult r = scan(*ledger_, commandList());
+    emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
+                     .arg(r.orphans.size())
+                     .arg(r.snapshot.size())
+                     .arg(double(r.elapsed.count()) / 1000.0, 0, 'f', 1));
+    if (r.orphans.empty())
+        return;
+    if (mode == QLatin1String("clean")) {
+        const CleanupSummary summary = cleanupNow(false);
+        for (const QString &line : summary.lines)
+            emit logLine(line);
+        return;
+    }
+    publishOrphans(r.orphans);
+    emit sup_->notice(QStringLiteral("orphans-found"),
+                      QStringLiteral("%1 orphaned MCP process(es) from an earlier run are still running.")
+                          .arg(r.orphans.size()));
+}
+
+McpMonitor::CleanupSummary McpMonitor::cleanupNow(bool dryRun, const QList<qint64> &onlyPids,
+                                                  bool possibleConfirmed) {
+    CleanupSummary out;
+    if (sweeping_) {
+        out.lines << QStringLiteral("a sweep is already running");
+        return out;
+    }
+    const SweepConfig config{std::chrono::milliseconds(sup_->config().settings.orphanGraceMs),
+                             std::chrono::milliseconds(2000)};
+    ScanResult found = scan(*ledger_, commandList());
+    if (!onlyPids.isEmpty())
+        found.orphans.erase(std::remove_if(found.orphans.begin(), found.orphans.end(),
+                                           [&](const policy::Orphan &o) { return !onlyPids.contains(o.process.pid); }),
+                            found.orphans.end());
+    for (const policy::Orphan &o : found.orphans)
+        out.found << toStatus(o, ledger_->entries());
+    const policy::SweepPlan plan =
+        policy::planSweep(found.orphans, found.snapshot, found.self, policy::SweepOptions{possibleConfirmed});
+    if (dryRun) {
+        for (const OrphanStatus &o : out.found)
+            out.lines << QStringLiteral("pid %1 (%2): would be removed%3")
+                             .arg(o.pid)
+                             .arg(o.argv.join(QLatin1Char(' ')).left(120))
+                             .arg(o.kind == QLatin1String("possible") ? QStringLiteral(" after confirmation") : QString());
+        return out;
+    }
+    const SweepReport report = sweep(plan, config);
+    ledger_->remove(report.gone());
+    for (const SweepResult &r : report.results) {
+        switch (r.outcome) {
+        case os::TerminateOutcome::Killed: ++out.killed; break;
+        case os::TerminateOutcome::ExitedOnTerm: ++out.exitedOnTerm; break;
+        case os::TerminateOutcome::AlreadyGone: ++out.alreadyGone; break;
+        case os::TerminateOutcome::Refused: ++out.refused; break;
+        case os::TerminateOutcome::Unknown: ++out.unknown; break;
+        }
+        out.lines << QStringLiteral("pid %1 (%2): %3%4")
+                         .arg(r.target.id.pid)
+                         .arg(QString::fromStdString(r.target.name.empty() && !r.target.argv.empty()
+                                                         ? r.target.argv.front()
+                                                         : r.target.name))
+                         .arg(QLatin1String(os::toString(r.outcome)))
+                         .arg(r.detail.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail)));
+    }
+    // What is still there after the sweep (refused, unconfirmed) stays listed.
+    const ScanResult after = scan(*ledger_, commandList());
+    publishOrphans(after.orphans);
+    return out;
+}
+
+} // namespace tether::mcp

@@ -1,0 +1,66 @@
+// The Qt shell of the MCP side: on the probe cadence it asks the service for its MCP status
+// and config, matches the service's descendants, keeps the ledger, and publishes the rows; when
+// the service dies it sweeps what it left behind; on launch it scans for orphans.
+#pragma once
+
+#include "mcp/ledger.h"
+#include "mcp/matching.h"
+#include "mcp/sweeper.h"
+#include "service/supervisor.h"
+
+#include <QHash>
+#include <QObject>
+#include <memory>
+
+namespace tether::mcp {
+
+class McpMonitor : public QObject {
+    Q_OBJECT
+public:
+    explicit McpMonitor(Supervisor *supervisor, QObject *parent = nullptr);
+    ~McpMonitor() override;
+
+    // Looks for orphans now (launch): publishes them, then acts per [orphans] onLaunch.
+    void scanOnLaunch();
+
+    struct CleanupSummary {
+        int killed = 0, exitedOnTerm = 0, alreadyGone = 0, refused = 0, unknown = 0;
+        QStringList lines; // one per process: "pid 123 (name): killed"
+        QList<OrphanStatus> found;
+    };
+    // Synchronous (the sweep waits for the grace period): `tether cleanup`, the dialog.
+    // onlyPids empty: every ledger/job orphan; possible orphans only with confirmation.
+    CleanupSummary cleanupNow(bool dryRun, const QList<qint64> &onlyPids = {},
+                              bool possibleConfirmed = false);
+
+    const Ledger &ledger() const { return *ledger_; }
+
+signals:
+    void logLine(const QString &line);
+
+private:
+    void refresh();
+    void onStatusBody(quint64 generation, const QByteArray &body);
+    void publishRows(const std::vector<McpServerStatus> &servers);
+    void onServiceDied(const os::Identity &service, qint64 pgid, std::function<void()> done);
+    void publishOrphans(const std::vector<policy::Orphan> &orphans);
+    std::vector<std::vector<std::string>> commandList() const;
+    void loadCommandCache();
+    void saveCommandCache();
+
+    Supervisor *sup_;
+    std::unique_ptr<Ledger> ledger_;
+    std::vector<McpCommand> commands_;  // from the service's config (cached across launches)
+    bool configFresh_ = false;          // fetched for the current service
+    quint64 generation_ = 0;            // bumps with every new service
+    bool refreshing_ = false;
+    bool sweeping_ = false;
+    qint64 lastRefreshMs_ = 0;
+    struct CpuSample {
+        std::uint64_t cpuMs = 0;
+        qint64 atMs = 0;
+    };
+    QHash<qint64, CpuSample> cpu_; // per root pid
+};
+
+} // namespace tether::mcp
