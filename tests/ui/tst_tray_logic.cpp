@@ -1,0 +1,247 @@
+// The tray's pure parts: icons per state, the menu model per status, the notice rate limiter
+// and the health history ring.
+#include "service/health_history.h"
+#include "tray/notice_limiter.h"
+#include "tray/tray_icons.h"
+#include "tray/tray_menu_model.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QtTest>
+
+using namespace tether;
+using policy::State;
+
+namespace {
+
+const QList<State> kStates = {State::Stopped,       State::Starting,   State::Healthy,
+                              State::NotResponding, State::Recovering, State::Restarting,
+                              State::Failed};
+
+QPalette lightPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0xf0, 0xf0, 0xf0));
+    return p;
+}
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+    return p;
+}
+
+QImage render(State s, IconFlags f, int size, qreal dpr, const QPalette &pal, bool mask = false) {
+    return stateIconPixmap(s, f, size, dpr, pal, mask)
+        .toImage()
+        .convertToFormat(QImage::Format_ARGB32);
+}
+
+int differingPixels(const QImage &a, const QImage &b) {
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            n += a.pixel(x, y) != b.pixel(x, y);
+    return n;
+}
+
+QDateTime t0() {
+    return QDateTime(QDate(2026, 1, 1), QTime(12, 0), Qt::UTC);
+}
+
+ServiceStatus statusIn(State s) {
+    ServiceStatus st;
+    st.state = s;
+    st.profile = QStringLiteral("demo");
+    st.port = 4096;
+    st.url = QStringLiteral("http://127.0.0.1:4096/");
+    st.version = QStringLiteral("1.18.33");
+    st.startedAt = t0().addSecs(-3 * 3600 - 5 * 60);
+    st.pid = s == State::Stopped || s == State::Failed ? 0 : 1234;
+    return st;
+}
+
+} // namespace
+
+class TstTrayLogic : public QObject {
+    Q_OBJECT
+private slots:
+    void iconsDifferPerStateAtEverySize() {
+        for (int size : {16, 22, 32, 64})
+            for (qreal dpr : {1.0, 2.0}) {
+                QList<QImage> images;
+                for (State s : kStates) {
+                    const QImage img = render(s, {}, size, dpr, lightPalette());
+                    QCOMPARE(img.size(), QSize(size, size) * dpr);
+                    images << img;
+                }
+                for (int i = 0; i < images.size(); ++i)
+                    for (int j = i + 1; j < images.size(); ++j)
+                        QVERIFY2(differingPixels(images[i], images[j]) > size * dpr / 2,
+                                 qPrintable(QStringLiteral("%1 vs %2 at %3px x%4")
+                                                .arg(policy::toString(kStates[i]),
+                                                     policy::toString(kStates[j]))
+                                                .arg(size)
+                                                .arg(dpr)));
+            }
+    }
+
+    void stateColoursAreWhatTheIssueSays() {
+        const QPalette pal = lightPalette();
+        auto centreRing = [&](State s) { // a pixel on the disc, away from the glyph
+            const QImage img = render(s, {}, 64, 1, pal);
+            return QColor(img.pixel(32, 8));
+        };
+        QVERIFY(centreRing(State::Healthy).green() > centreRing(State::Healthy).red() + 60);
+        QVERIFY(centreRing(State::Failed).red() > centreRing(State::Failed).green() + 100);
+        QVERIFY(centreRing(State::Starting).blue() > centreRing(State::Starting).red() + 100);
+        const QColor amber = centreRing(State::NotResponding);
+        QVERIFY(amber.red() > 200 && amber.green() > 100 && amber.blue() < 80);
+        const QColor grey = centreRing(State::Stopped);
+        QVERIFY(qAbs(grey.red() - grey.blue()) < 10 && qAbs(grey.red() - grey.green()) < 10);
+        QCOMPARE(centreRing(State::Recovering), amber); // same colour, different mark
+    }
+
+    void badgesChangeTheIcon() {
+        for (int size : {16, 32}) {
+            const QImage plain = render(State::Healthy, {}, size, 1, lightPalette());
+            const QImage orphans = render(State::Healthy, {true, false}, size, 1, lightPalette());
+            const QImage mismatch = render(State::Healthy, {false, true}, size, 1, lightPalette());
+            QVERIFY(differingPixels(plain, orphans) > 3);
+            QVERIFY(differingPixels(plain, mismatch) > 3);
+            QVERIFY(differingPixels(orphans, mismatch) > 3);
+        }
+    }
+
+    void paletteAwareAndMask() {
+        QVERIFY(differingPixels(render(State::Stopped, {}, 22, 1, lightPalette()),
+                                render(State::Stopped, {}, 22, 1, darkPalette())) > 20);
+        for (State s : kStates) { // template images: black with alpha only
+            const QImage m = render(s, {true, true}, 22, 2, lightPalette(), true);
+            int opaque = 0;
+            for (int y = 0; y < m.height(); ++y)
+                for (int x = 0; x < m.width(); ++x) {
+                    const QColor c = QColor::fromRgba(m.pixel(x, y));
+                    if (c.alpha() > 0) {
+                        ++opaque;
+                        QVERIFY(c.red() == 0 && c.green() == 0 && c.blue() == 0);
+                    }
+                }
+            QVERIFY(opaque > 100);
+        }
+        const QIcon icon = stateIcon(State::Healthy, {}, lightPalette());
+        QVERIFY(icon.availableSizes().contains(QSize(16, 16)));
+        QVERIFY(icon.availableSizes().contains(QSize(64, 64)));
+    }
+
+    void menuPerState_data() {
+        QTest::addColumn<State>("state");
+        QTest::addColumn<bool>("start");
+        QTest::addColumn<bool>("stop");
+        QTest::addColumn<bool>("restart");
+        QTest::addColumn<bool>("open");
+        QTest::newRow("stopped") << State::Stopped << true << false << false << false;
+        QTest::newRow("starting") << State::Starting << false << true << true << false;
+        QTest::newRow("healthy") << State::Healthy << false << true << true << true;
+        QTest::newRow("not-responding") << State::NotResponding << false << true << true << true;
+        QTest::newRow("recovering") << State::Recovering << false << true << false << false;
+        QTest::newRow("restarting") << State::Restarting << false << true << false << false;
+        QTest::newRow("failed") << State::Failed << true << false << true << false;
+    }
+    void menuPerState() {
+        QFETCH(State, state);
+        const TrayMenuModel m = trayMenuModel(statusIn(state), t0());
+        QTEST(m.startEnabled, "start");
+        QTEST(m.stopEnabled, "stop");
+        QTEST(m.restartEnabled, "restart");
+        QTEST(m.openEnabled, "open");
+        QVERIFY(m.orphanLabel.isEmpty());
+        QCOMPARE(m.orphanCount, 0);
+        QVERIFY(!m.mcpEmptyText.isEmpty());
+        QVERIFY(m.mcpRows.isEmpty());
+    }
+
+    void statusLineAndTooltip() {
+        const TrayMenuModel m = trayMenuModel(statusIn(State::Healthy), t0());
+        QCOMPARE(m.statusLine,
+                 QStringLiteral("Healthy · demo 1.18.33 · port 4096 · up 3 h 05 min"));
+        QVERIFY(m.tooltip.contains(QStringLiteral("Healthy")));
+        QVERIFY(m.tooltip.contains(QStringLiteral("4096")));
+        QVERIFY(m.tooltip.contains(QStringLiteral("1.18.33")));
+        QVERIFY(m.tooltip.contains(QStringLiteral("up 3 h 05 min")));
+        ServiceStatus failed = statusIn(State::Failed);
+        failed.lastError = QStringLiteral("port 4096 is held by python3 (pid 77)");
+        QVERIFY(trayMenuModel(failed, t0()).tooltip.contains(failed.lastError));
+        QVERIFY(!trayMenuModel(failed, t0()).statusLine.contains(QStringLiteral("up ")));
+    }
+
+    void mcpRowsAndOrphanEntry() {
+        ServiceStatus st = statusIn(State::Healthy);
+        st.mcp = {
+            {QStringLiteral("filesystem"), QStringLiteral("connected"), {}, 11, 1000, 2048, 0.5},
+            {QStringLiteral("github"), QStringLiteral("needs_auth"), {}, 0, 0, 0, 0}};
+        st.orphans = {{101,
+                       {QStringLiteral("/usr/bin/node"), QStringLiteral("server.js")},
+                       QStringLiteral("ledger"),
+                       5000,
+                       900},
+                      {102, {QStringLiteral("npx")}, QStringLiteral("possible"), 8000, 1200},
+                      {103, {QStringLiteral("uvx")}, QStringLiteral("job"), 1000, 500}};
+        TrayMenuModel m = trayMenuModel(st, t0());
+        QCOMPARE(m.mcpRows.size(), 2);
+        QCOMPARE(m.mcpRows[0].label, QStringLiteral("filesystem — connected"));
+        QCOMPARE(m.mcpRows[1].label, QStringLiteral("github — needs auth"));
+        QVERIFY(m.mcpRows[0].reconnectEnabled);
+        QVERIFY(m.mcpEmptyText.isEmpty());
+        QCOMPARE(m.orphanCount, 3);
+        QCOMPARE(m.orphanLabel, QStringLiteral("Clean up 3 orphaned processes..."));
+        st.orphans.removeLast();
+        st.orphans.removeLast();
+        QCOMPARE(trayMenuModel(st, t0()).orphanLabel,
+                 QStringLiteral("Clean up 1 orphaned process..."));
+        st.state = State::Recovering; // the service cannot take a reconnect now
+        QVERIFY(!trayMenuModel(st, t0()).mcpRows[0].reconnectEnabled);
+    }
+
+    void versionMismatchOffersRestartToUpdate() {
+        ServiceStatus st = statusIn(State::Healthy);
+        st.versionMismatch = true;
+        st.installedVersion = QStringLiteral("1.19.0");
+        const TrayMenuModel m = trayMenuModel(st, t0());
+        QCOMPARE(m.restartLabel, QStringLiteral("Restart to update to 1.19.0"));
+        QVERIFY(m.tooltip.contains(QStringLiteral("1.19.0")));
+    }
+
+    void limiterAllowsOnePerKindPerMinute() {
+        NoticeLimiter limiter(60000);
+        QVERIFY(limiter.allow(QStringLiteral("crashed"), 1000));
+        QVERIFY(!limiter.allow(QStringLiteral("crashed"), 1001));
+        QVERIFY(limiter.allow(QStringLiteral("restarted"), 1002)); // kinds are independent
+        QVERIFY(!limiter.allow(QStringLiteral("crashed"), 60999));
+        QVERIFY(limiter.allow(QStringLiteral("crashed"), 61000));
+        QVERIFY(!limiter.allow(QStringLiteral("crashed"), 61500)); // counted from the last shown
+        QVERIFY(!limiter.allow(QStringLiteral("restarted"), 60000));
+        QVERIFY(limiter.allow(QStringLiteral("restarted"), 61002));
+    }
+
+    void historyKeepsTheLastHourInARing() {
+        HealthHistory h(5);
+        QCOMPARE(h.capacity(), std::size_t(5));
+        QVERIFY(h.lastHour(0).empty());
+        for (int i = 0; i < 8; ++i)
+            h.add({qint64(i) * 1000, i, true, State::Healthy});
+        QCOMPARE(h.size(), std::size_t(5));
+        std::vector<HealthSample> all = h.lastHour(8000);
+        QCOMPARE(all.size(), std::size_t(5));
+        QCOMPARE(all.front().atMs, 3000); // oldest kept first
+        QCOMPARE(all.back().latencyMs, 7);
+        // An hour later only the newest remain.
+        std::vector<HealthSample> late = h.lastHour(HealthHistory::kSpanMs + 6000);
+        QCOMPARE(late.size(), std::size_t(2));
+        QCOMPARE(late.front().atMs, 6000);
+        // A clock stepping back never reorders.
+        h.add({100, -1, true, State::NotResponding});
+        QCOMPARE(h.lastHour(8000).back().atMs, 7000);
+    }
+};
+
+QTEST_MAIN(TstTrayLogic)
+#include "tst_tray_logic.moc"

@@ -1,0 +1,279 @@
+// The windows render what the model holds: the status window with data (and a timeline that
+// is not blank), the orphan dialog's defaults, and a settings dialog that refuses invalid values.
+#include "service/health_history.h"
+#include "tray/tray_icons.h"
+#include "ui/health_timeline.h"
+#include "ui/orphan_dialog.h"
+#include "ui/settings_dialog.h"
+#include "ui/status_window.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace tether;
+using policy::State;
+
+namespace {
+
+QDateTime now0() {
+    return QDateTime(QDate(2026, 1, 1), QTime(12, 0), Qt::UTC);
+}
+
+struct Fixture {
+    ServiceStatus status;
+    HealthHistory health;
+    QStringList events;
+    ui::UiModel model() {
+        ui::UiModel m;
+        m.status = [this]() -> const ServiceStatus & { return status; };
+        m.health = [this]() -> const HealthHistory & { return health; };
+        m.events = [this]() -> const QStringList & { return events; };
+        m.now = [] { return now0(); };
+        return m;
+    }
+};
+
+void fill(Fixture &f) {
+    f.status.state = State::Healthy;
+    f.status.profile = QStringLiteral("demo");
+    f.status.pid = 4242;
+    f.status.port = 4096;
+    f.status.url = QStringLiteral("http://127.0.0.1:4096/");
+    f.status.version = QStringLiteral("1.18.33");
+    f.status.restarts = 2;
+    f.status.startedAt = now0().addSecs(-125);
+    f.status.mcp = {
+        {QStringLiteral("filesystem"), QStringLiteral("connected"), {}, 11, 90000, 20480, 1.5},
+        {QStringLiteral("github"), QStringLiteral("failed"), QStringLiteral("exit 1"), 0, 0, 0, 0}};
+    f.status.orphans = {{101,
+                         {QStringLiteral("/usr/bin/node"), QStringLiteral("srv.js")},
+                         QStringLiteral("ledger"),
+                         5000,
+                         900}};
+    const qint64 t = now0().toMSecsSinceEpoch();
+    // 50 minutes of probes: healthy, a busy stretch, a miss run, recovered.
+    for (qint64 ms = t - 50 * 60000; ms <= t; ms += 15000) {
+        const qint64 age = t - ms;
+        const bool busy = age < 20 * 60000 && age > 15 * 60000;
+        f.health.add({ms, busy ? -1 : 20 + (ms / 15000) % 30, true,
+                      busy ? State::NotResponding : State::Healthy});
+    }
+    f.events = {QStringLiteral("2026-01-01T11:00:00 service started"),
+                QStringLiteral("2026-01-01T11:40:00 recovered")};
+}
+
+int distinctColours(const QImage &img) {
+    QSet<QRgb> seen;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2)
+            seen.insert(img.pixel(x, y));
+    return int(seen.size());
+}
+
+int pixelsNear(const QImage &img, const QColor &c) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p(img.pixel(x, y));
+            n += qAbs(p.red() - c.red()) + qAbs(p.green() - c.green()) + qAbs(p.blue() - c.blue()) <
+                 12;
+        }
+    return n;
+}
+
+QString outDir() {
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+} // namespace
+
+class TstWindows : public QObject {
+    Q_OBJECT
+private slots:
+    void statusWindowRendersTheModel() {
+        Fixture f;
+        fill(f);
+        ui::StatusWindow w(f.model());
+        w.resize(760, 780);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QImage shot = w.grab().toImage();
+        QVERIFY(shot.save(outDir() + QStringLiteral("/offscreen-status-window.png")));
+
+        auto labels = w.findChildren<QLabel *>();
+        auto hasText = [&](const QString &t) {
+            return std::any_of(labels.begin(), labels.end(),
+                               [&](QLabel *l) { return l->text().contains(t); });
+        };
+        QVERIFY(hasText(QStringLiteral("4242")));
+        QVERIFY(hasText(QStringLiteral("1.18.33")));
+        QVERIFY(hasText(QStringLiteral("2 min")));
+        auto *table = w.findChild<QTableWidget *>();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("filesystem"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("failed: exit 1"));
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("20.0 MiB"));
+
+        QPushButton *start = nullptr, *cleanup = nullptr;
+        for (QPushButton *b : w.findChildren<QPushButton *>()) {
+            if (b->text() == QLatin1String("Start")) start = b;
+            if (b->text().startsWith(QLatin1String("Clean up"))) cleanup = b;
+        }
+        QVERIFY(start && !start->isEnabled());
+        QVERIFY(cleanup && cleanup->isVisible());
+        QSignalSpy reconnect(&w, &ui::StatusWindow::reconnectRequested);
+        qobject_cast<QPushButton *>(table->cellWidget(0, 6))->click();
+        QCOMPARE(reconnect.size(), 1);
+        QCOMPARE(reconnect.first().first().toString(), QStringLiteral("filesystem"));
+
+        // The model changes; the window follows on refresh, keeping no copy of its own.
+        f.status.state = State::Stopped;
+        f.status.orphans.clear();
+        w.refresh();
+        QVERIFY(start->isEnabled());
+        QVERIFY(!cleanup->isVisible());
+    }
+
+    void timelineDrawsBandsAndLatency() {
+        Fixture f;
+        fill(f);
+        ui::HealthTimeline t(f.model());
+        t.resize(600, 140);
+        const QImage img = t.grab().toImage();
+        img.save(outDir() + QStringLiteral("/offscreen-timeline.png"));
+        QVERIFY(distinctColours(img) > 8);
+        QVERIFY(pixelsNear(img, stateColor(State::Healthy, t.palette())) > 300);
+        QVERIFY(pixelsNear(img, stateColor(State::NotResponding, t.palette())) > 30);
+        QVERIFY(pixelsNear(img, t.palette().color(QPalette::Highlight)) > 100);
+
+        Fixture empty;
+        ui::HealthTimeline blank(empty.model());
+        blank.resize(600, 140);
+        const QImage none = blank.grab().toImage();
+        QCOMPARE(pixelsNear(none, stateColor(State::Healthy, t.palette())), 0);
+    }
+
+    void orphanDialogChecksCertainOnesOnly() {
+        ui::OrphanDialog d;
+        d.setOrphans(
+            {{101,
+              {QStringLiteral("/usr/bin/node"), QStringLiteral("a.js")},
+              QStringLiteral("ledger"),
+              65000,
+              2048},
+             {102, {QStringLiteral("/usr/bin/npx")}, QStringLiteral("possible"), 1000, 100},
+             {103, {QStringLiteral("/usr/bin/uvx")}, QStringLiteral("job"), 1000, 100}});
+        QCOMPARE(d.checkedPids(), (QList<qint64>{101, 103}));
+        auto *list = d.findChild<QTreeWidget *>();
+        QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("node"));
+        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("1 min"));
+        QCOMPARE(list->topLevelItem(1)->text(4), QStringLiteral("possible orphan"));
+        list->topLevelItem(1)->setCheckState(0, Qt::Checked);
+        list->topLevelItem(0)->setCheckState(0, Qt::Unchecked);
+        // A refresh from the model keeps a person's choices; a gone process drops out.
+        d.setOrphans(
+            {{101, {QStringLiteral("/usr/bin/node")}, QStringLiteral("ledger"), 66000, 2048},
+             {102, {QStringLiteral("/usr/bin/npx")}, QStringLiteral("possible"), 2000, 100}});
+        QCOMPARE(d.checkedPids(), (QList<qint64>{102}));
+        QSignalSpy spy(&d, &ui::OrphanDialog::cleanupRequested);
+        for (QPushButton *b : d.findChildren<QPushButton *>())
+            if (b->text() == QLatin1String("Clean up")) b->click();
+        QCOMPARE(spy.size(), 1);
+        QCOMPARE(spy.first().first().value<QList<qint64>>(), (QList<qint64>{102}));
+    }
+
+    void settingsDialogRefusesInvalidValues() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tether.ini"));
+        int applied = 0;
+        ui::SettingsDialog::Hooks hooks;
+        hooks.apply = [&](const Settings &) { ++applied; };
+        ui::SettingsDialog d(Settings{}, path, hooks);
+        // Every setting has a field.
+        for (const QString &key : settingsToValues(Settings{}).keys())
+            QVERIFY2(d.field(key), qPrintable(key));
+        QVERIFY(d.warnings().isEmpty());
+
+        auto *port = qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/port")));
+        port->setText(QStringLiteral("70000"));
+        QVERIFY(!d.warnings().isEmpty());
+        QVERIFY(d.warnings().first().contains(QStringLiteral("service/port")));
+        auto *save = d.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
+        QVERIFY(!save->isEnabled());
+        QVERIFY(!d.trySave());
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(applied, 0);
+
+        port->setText(QStringLiteral("4100"));
+        qobject_cast<QLineEdit *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
+            ->setText(QStringLiteral("10"));
+        QVERIFY(!d.trySave()); // below backoffInitialMs: the cross-field rule refuses too
+        qobject_cast<QLineEdit *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
+            ->setText(QStringLiteral("abc"));
+        QVERIFY(!d.trySave());
+        qobject_cast<QLineEdit *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
+            ->setText(QStringLiteral("20000"));
+        qobject_cast<QComboBox *>(d.field(QStringLiteral("orphans/onLaunch")))
+            ->setCurrentText(QStringLiteral("clean"));
+        qobject_cast<QCheckBox *>(d.field(QStringLiteral("app/notifications")))->setChecked(false);
+        qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/arguments")))
+            ->setText(QStringLiteral("--busy-after 100 \"--label=a b\""));
+        QVERIFY(save->isEnabled());
+        QVERIFY(d.trySave());
+        QCOMPARE(applied, 1);
+
+        const LoadedSettings back = loadSettings(path);
+        QVERIFY(back.warnings.isEmpty());
+        QCOMPARE(back.settings.port, 4100);
+        QCOMPARE(back.settings.timings.backoffMaxMs, 20000);
+        QCOMPARE(back.settings.orphansOnLaunch, QStringLiteral("clean"));
+        QCOMPARE(back.settings.notifications, false);
+        QCOMPARE(back.settings.arguments,
+                 (QStringList{QStringLiteral("--busy-after"), QStringLiteral("100"),
+                              QStringLiteral("--label=a b")}));
+    }
+
+    void servicePortChangeNeedsConfirmation() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tether.ini"));
+        int asked = 0, applied = 0;
+        bool answer = false;
+        ui::SettingsDialog::Hooks hooks;
+        hooks.apply = [&](const Settings &) { ++applied; };
+        hooks.confirm = [&](const QString &) {
+            ++asked;
+            return answer;
+        };
+        hooks.serviceRunning = [] { return true; };
+        ui::SettingsDialog d(Settings{}, path, hooks);
+        qobject_cast<QLineEdit *>(d.field(QStringLiteral("probe/intervalMs")))
+            ->setText(QStringLiteral("1000"));
+        QVERIFY(d.trySave()); // a timing change needs no service restart
+        QCOMPARE(asked, 0);
+        qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/port")))
+            ->setText(QStringLiteral("4200"));
+        QVERIFY(!d.trySave()); // declined: nothing saved or applied
+        QCOMPARE(asked, 1);
+        QCOMPARE(applied, 1);
+        QCOMPARE(loadSettings(path).settings.port, 4096);
+        answer = true;
+        QVERIFY(d.trySave());
+        QCOMPARE(applied, 2);
+        QCOMPARE(loadSettings(path).settings.port, 4200);
+    }
+};
+
+QTEST_MAIN(TstWindows)
+#include "tst_windows.moc"
