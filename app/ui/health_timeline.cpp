@@ -39,9 +39,10 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
     // State bands: each sample's state holds until the next sample (and the last until now).
     for (std::size_t i = 0; i < samples.size(); ++i) {
         const qint64 end = i + 1 < samples.size() ? samples[i + 1].atMs : now;
-        const qreal x0 = xOf(samples[i].atMs);
-        const qreal x1 = std::max(xOf(end), x0 + 1.0);
-        p.fillRect(QRectF(x0, bands.top(), x1 - x0, bands.height()),
+        // Whole pixels, no antialiasing: adjacent bands must leave no seams between them.
+        const int x0 = int(std::floor(xOf(samples[i].atMs)));
+        const int x1 = std::max(int(std::ceil(xOf(end))), x0 + 1);
+        p.fillRect(QRect(x0, int(bands.top()), x1 - x0, int(bands.height())),
                    stateColor(samples[i].state, pal));
     }
 
