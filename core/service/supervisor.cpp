@@ -285,7 +285,8 @@ void Supervisor::launch() {
     }
 #ifdef Q_OS_UNIX
     // The service leads a new session and process group: its whole tree can be signalled.
-    p->setChildProcessModifier([] { ::setsid(); });
+    if (config_.settings.containment)
+        p->setChildProcessModifier([] { ::setsid(); });
 #endif
     connect(p, &QProcess::started, this, [this, p] { onLaunched(p); });
     connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
@@ -310,7 +311,7 @@ void Supervisor::onLaunched(QProcess *p) {
     const qint64 pid = p->processId();
     const std::optional<os::Identity> id = os::identityOf(pid);
     svc_->id = id ? *id : os::Identity{pid, 0};
-    svc_->pgid = pid; // setsid made it the leader of its own group
+    svc_->pgid = config_.settings.containment ? pid : 0; // setsid made it lead its own group
     status_.pid = pid;
     status_.startedAt = QDateTime::currentDateTime();
     status_.version.clear();
@@ -591,7 +592,12 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
             }
             forgetService();
             removeRegistration(config_.registrationPath);
-            if (!shuttingDown_)
+            if (shuttingDown_)
+                return;
+            // What the stopped service leaves behind (children that left its group) goes too.
+            if (crashCleanup_)
+                crashCleanup_(svc.id, 0, then);
+            else
                 then();
         });
 }

@@ -19,6 +19,7 @@ struct Settings {
     int port = 4096;
     QString healthPath;    // custom profile: health endpoint (default /global/health)
     QString stateDir;      // opencode2: where service.json lives (default $XDG_STATE_HOME/opencode)
+    bool containment = true; // the service leads its own process group (POSIX) / job (Windows)
     // [probe] + [recovery]
     policy::Timings timings;
     bool autoReplaceOnVersionChange = false;

@@ -1,0 +1,275 @@
+// MCP children and their orphans, against real processes: the demo service with stubborn
+// MCP children (they ignore stdin EOF, SIGTERM and SIGHUP; one leaves the service's group).
+#include "mcp/mcp_monitor.h"
+#include "os/process.h"
+#include "service/registration.h"
+#include "service/supervisor.h"
+#include "settings/storage.h"
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace tether;
+using policy::State;
+
+namespace {
+
+constexpr int kLong = 30000;
+
+Settings demoWithStubbornChildren(int port) {
+    Settings s;
+    s.profile = QStringLiteral("demo");
+    s.port = port;
+    s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("3"), QStringLiteral("--stubborn"),
+                              QStringLiteral("--mcp-setsid"), QStringLiteral("2")};
+    s.timings.probeIntervalMs = 100;
+    s.timings.probeTimeoutMs = 500;
+    s.timings.windowMs = 3000;
+    s.timings.graceMs = 500;
+    s.timings.backoffInitialMs = 1000; // the restart must come after the sweep
+    s.orphanGraceMs = 300;
+    return s;
+}
+
+bool gone(const os::Identity &id) { return os::alive(id) == os::Liveness::Gone; }
+
+// Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
+bool absentOrZombie(os::Pid pid) {
+    const os::Lookup l = os::inspect(pid);
+    return l.status == os::Lookup::Status::NotFound ||
+           (l.status == os::Lookup::Status::Found && l.info.state == os::RunState::Zombie);
+}
+
+} // namespace
+
+class TestMcpOrphans : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> dataDir_;
+    std::unique_ptr<Supervisor> sup_;
+    std::unique_ptr<mcp::McpMonitor> mcp_;
+    QStringList log_;
+    int port_ = 0;
+    std::vector<os::Identity> spawned_; // every MCP child seen: cleaned up whatever happens
+
+    void make(const Settings &s) {
+        mcp_.reset();
+        const ProfileResolution r = resolveProfile(s, {}, test::tetherBin());
+        Supervisor::Config c;
+        c.settings = s;
+        c.profile = r.profile;
+        c.registrationPath = registrationPath();
+        c.serviceLogPath = dataDir_->filePath(QStringLiteral("service.log"));
+        sup_ = std::make_unique<Supervisor>(c);
+        mcp_ = std::make_unique<mcp::McpMonitor>(sup_.get());
+        connect(sup_.get(), &Supervisor::logLine, this, [this](const QString &l) { log_ << l; });
+        connect(mcp_.get(), &mcp::McpMonitor::logLine, this, [this](const QString &l) { log_ << l; });
+    }
+    QString dump() const {
+        return QStringLiteral("state=%1 lastError=%2\n%3")
+            .arg(QLatin1String(policy::toString(sup_->status().state)), sup_->status().lastError,
+                 log_.join(QLatin1Char('\n')));
+    }
+    // The three MCP children with their pids, once the monitor has matched them all.
+    std::vector<os::Identity> waitForChildren() {
+        std::vector<os::Identity> ids;
+        const bool ok = QTest::qWaitFor(
+            [&] {
+                const auto &rows = sup_->status().mcp;
+                if (rows.size() != 3)
+                    return false;
+                ids.clear();
+                for (const McpChildStatus &r : rows) {
+                    const auto id = os::identityOf(r.pid);
+                    if (r.pid <= 0 || r.status != QLatin1String("connected") || !id)
+                        return false;
+                    ids.push_back(*id);
+                }
+                return true;
+            },
+            kLong);
+        if (!ok)
+            qWarning("%s", qPrintable(dump()));
+        for (const os::Identity &id : ids)
+            spawned_.push_back(id);
+        return ok ? ids : std::vector<os::Identity>{};
+    }
+
+private slots:
+    void init() {
+        dataDir_ = std::make_unique<QTemporaryDir>();
+        qputenv("TETHER_DATA_DIR", dataDir_->path().toUtf8());
+        port_ = test::freeLoopbackPort();
+        log_.clear();
+        spawned_.clear();
+    }
+    void cleanup() {
+        if (sup_) {
+            sup_->stop();
+            QVERIFY(QTest::qWaitFor([this] { return sup_->status().state == State::Stopped; }, kLong));
+        }
+        mcp_.reset();
+        sup_.reset();
+        // Whatever a failed test left: only the verified identities it spawned.
+        for (const os::Identity &id : spawned_)
+            if (os::alive(id) == os::Liveness::Alive)
+                os::signalIdentity(id, os::Signal::Kill);
+    }
+
+    void statusShowsEveryChildWithItsProcess() {
+        make(demoWithStubbornChildren(port_));
+        sup_->start();
+        const auto children = waitForChildren();
+        QCOMPARE(int(children.size()), 3);
+        for (const McpChildStatus &r : sup_->status().mcp) {
+            QVERIFY(r.name.startsWith(QLatin1String("demo-")));
+            QVERIFY(r.rssKiB > 0);
+            const os::Lookup l = os::inspect(r.pid);
+            QCOMPARE(l.info.ppid, sup_->status().pid); // a child of the service
+        }
+        // The ledger knows them, with the service's identity, in a private file.
+        QTRY_COMPARE_WITH_TIMEOUT(int(mcp_->ledger().entries().size()), 3, kLong);
+        for (const mcp::LedgerEntry &e : mcp_->ledger().entries())
+            QVERIFY(e.service == *sup_->serviceIdentity());
+        const QFile::Permissions others = QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther;
+        QCOMPARE(QFile::permissions(mcp_->ledger().path()) & others, QFile::Permissions());
+        // The JSON the CLI prints has them too.
+        const QJsonArray mcp = sup_->status().toJson().value(QLatin1String("mcp")).toArray();
+        QCOMPARE(mcp.size(), 3);
+        QVERIFY(mcp.at(0).toObject().contains(QLatin1String("cpuPercent")));
+    }
+
+    void crashWhileRunningRemovesOrphansWithinOneSecondThenRestarts() {
+        make(demoWithStubbornChildren(port_));
+        sup_->start();
+        const auto children = waitForChildren();
+        QCOMPARE(int(children.size()), 3);
+        // One of them leaves the service's group (once it has run that far): the group signal
+        // alone would miss it.
+        auto ownGroups = [&children] {
+            int n = 0;
+            for (const os::Identity &c : children)
+                n += os::inspect(c.pid).info.pgid == c.pid;
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(ownGroups(), 1, kLong);
+        const os::Identity service = *sup_->serviceIdentity();
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(os::signalIdentity(service, os::Signal::Kill));
+        QTRY_VERIFY2_WITH_TIMEOUT(std::all_of(children.begin(), children.end(), gone), qPrintable(dump()), 5000);
+        const qint64 latency = t.elapsed();
+        qInfo("crash -> 3 stubborn orphans gone: %lld ms", static_cast<long long>(latency));
+        QVERIFY2(latency < 1000, qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(dump())));
+        for (const os::Identity &c : children)
+            QVERIFY(absentOrZombie(c.pid));
+        // Then the service restarts with fresh children.
+        const auto fresh = waitForChildren();
+        QCOMPARE(int(fresh.size()), 3);
+        QVERIFY(sup_->status().pid != service.pid);
+        for (const os::Identity &f : fresh)
+            for (const os::Identity &c : children)
+                QVERIFY(!(f == c));
+    }
+
+    void orphansOfAnEarlierRunAreFoundAndCleanedOnLaunch() {
+        make(demoWithStubbornChildren(port_));
+        sup_->start();
+        const auto children = waitForChildren();
+        QCOMPARE(int(children.size()), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(int(mcp_->ledger().entries().size()), 3, kLong);
+        const os::Identity service = *sup_->serviceIdentity();
+        // Tether quits (the service keeps running), then the service dies while no Tether runs.
+        sup_->leaveRunning();
+        mcp_.reset();
+        sup_.reset();
+        QVERIFY(os::signalIdentity(service, os::Signal::Kill));
+        QTRY_VERIFY_WITH_TIMEOUT(gone(service), kLong);
+        QTest::qWait(300);
+        for (const os::Identity &c : children)
+            QCOMPARE(os::alive(c), os::Liveness::Alive); // nobody cleaned them: true orphans
+
+        // The next launch finds exactly those three.
+        make(demoWithStubbornChildren(port_));
+        const auto dry = mcp_->cleanupNow(true);
+        QCOMPARE(dry.found.size(), 3);
+        for (const OrphanStatus &o : dry.found) {
+            QCOMPARE(o.kind, QStringLiteral("ledger"));
+            QVERIFY(std::any_of(children.begin(), children.end(), [&](const os::Identity &c) { return c.pid == o.pid; }));
+        }
+        for (const os::Identity &c : children)
+            QCOMPARE(os::alive(c), os::Liveness::Alive); // a dry run touches nothing
+        const auto done = mcp_->cleanupNow(false);
+        QCOMPARE(done.killed + done.exitedOnTerm, 3);
+        QCOMPARE(done.refused, 0);
+        for (const os::Identity &c : children)
+            QVERIFY(gone(c));
+        QCOMPARE(mcp_->cleanupNow(true).found.size(), 0); // a rerun finds none
+        QCOMPARE(int(mcp_->ledger().entries().size()), 0);
+    }
+
+    void aLedgerEntryForAReusedPidIsNeverSignalled() {
+        // A live unrelated process under a pid the ledger names with another start time.
+        const QString record = dataDir_->filePath(QStringLiteral("decoy.signals"));
+        QProcess decoy;
+        decoy.start(test::testprocBin(), {QStringLiteral("decoy"), record});
+        QVERIFY(decoy.waitForReadyRead(10000));
+        const auto decoyId = os::identityOf(decoy.processId());
+        QVERIFY(decoyId);
+        mcp::LedgerEntry forged;
+        forged.process = {decoyId->pid, decoyId->startTime + 777};
+        forged.pgid = decoyId->pid;
+        forged.argv = {"tether", "demo-mcp", "--name", "demo-1"};
+        forged.name = "demo-1";
+        forged.service = {999999, 1}; // long gone
+        QString error;
+        QVERIFY(storage::writePrivateFile(mcp::Ledger::defaultPath(), mcp::serializeLedger({forged}), &error));
+
+        make(demoWithStubbornChildren(port_));
+        const auto dry = mcp_->cleanupNow(true);
+        QCOMPARE(dry.found.size(), 0);
+        mcp_->cleanupNow(false);
+        decoy.readAll();
+        decoy.write("ping\n");
+        QVERIFY(decoy.waitForReadyRead(10000)); // fence: every earlier signal is recorded
+        QFile f(record);
+        QVERIFY(!f.exists() || (f.open(QIODevice::ReadOnly) && f.readAll().isEmpty()));
+        QCOMPARE(os::alive(*decoyId), os::Liveness::Alive);
+        decoy.kill();
+        decoy.waitForFinished();
+    }
+
+    void negativeControlWithoutContainmentAndCleanupOrphansSurvive() {
+        Settings s = demoWithStubbornChildren(port_);
+        s.containment = false;
+        s.orphansWhileRunning = QStringLiteral("ignore");
+        s.timings.backoffInitialMs = 600000; // no replacement during the test
+        make(s);
+        sup_->start();
+        const auto children = waitForChildren();
+        QCOMPARE(int(children.size()), 3);
+        QVERIFY(os::signalIdentity(*sup_->serviceIdentity(), os::Signal::Kill));
+        QTRY_VERIFY_WITH_TIMEOUT(sup_->status().state != State::Healthy, kLong);
+        QTest::qWait(1500); // well past the 1 s the cleanup needs
+        for (const os::Identity &c : children)
+            QCOMPARE(os::alive(c), os::Liveness::Alive); // so the positive test can fail
+        sup_->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(sup_->status().state, State::Stopped, kLong);
+        // ...and the explicit cleanup still removes them.
+        const auto done = mcp_->cleanupNow(false);
+        QCOMPARE(done.killed + done.exitedOnTerm, 3);
+        for (const os::Identity &c : children)
+            QVERIFY(gone(c));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMcpOrphans)
+#include "tst_mcp_orphans.moc"

@@ -1,0 +1,392 @@
+// The Supervisor against real processes: the bundled demo service with its fault switches,
+// real SIGSTOP / SIGKILL, a real foreign port holder, a forged registration. Short timings.
+#include "os/process.h"
+#include "service/registration.h"
+#include "service/supervisor.h"
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <memory>
+
+using namespace tether;
+using policy::State;
+
+namespace {
+
+constexpr int kLong = 30000; // generous deadline for anything awaited
+
+Settings shortTimings(int port) {
+    Settings s;
+    s.profile = QStringLiteral("demo");
+    s.port = port;
+    s.timings.probeIntervalMs = 100;
+    s.timings.probeTimeoutMs = 250;
+    s.timings.startupDeadlineMs = 8000;
+    s.timings.windowMs = 1500;
+    s.timings.graceMs = 500;
+    s.timings.backoffInitialMs = 50;
+    s.timings.backoffMaxMs = 400;
+    return s;
+}
+
+// Processes that are this port's demo service (a contender would be a second one).
+int demoServicesOnPort(int port) {
+    int n = 0;
+    for (const os::ProcessInfo &p : os::snapshot()) {
+        if (p.state == os::RunState::Zombie)
+            continue;
+        const auto &a = p.argv;
+        for (size_t i = 0; i + 2 < a.size(); ++i)
+            if (a[i] == "demo-service" && a[i + 1] == "--port" && a[i + 2] == std::to_string(port))
+                ++n;
+    }
+    return n;
+}
+
+bool gone(const os::Identity &id) { return os::alive(id) == os::Liveness::Gone; }
+
+} // namespace
+
+class TestSupervisor : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> dataDir_;
+    std::unique_ptr<Supervisor> sup_;
+    QStringList log_;
+    int port_ = 0;
+
+    Supervisor *make(Settings s) {
+        const ProfileResolution r = resolveProfile(s, {}, test::tetherBin());
+        Supervisor::Config c;
+        c.settings = s;
+        c.profile = r.profile;
+        c.profileError = r.error;
+        c.registrationPath = registrationPath();
+        c.serviceLogPath = dataDir_->filePath(QStringLiteral("service.log"));
+        sup_ = std::make_unique<Supervisor>(c);
+        connect(sup_.get(), &Supervisor::logLine, this, [this](const QString &l) { log_ << l; });
+        return sup_.get();
+    }
+    State state() const { return sup_->status().state; }
+    QString dump() const {
+        return QStringLiteral("state=%1 lastError=%2\n%3")
+            .arg(QLatin1String(policy::toString(state())), sup_->status().lastError,
+                 log_.join(QLatin1Char('\n')));
+    }
+    os::Identity serviceIdentity() const {
+        const auto id = sup_->serviceIdentity();
+        return id ? *id : os::Identity{};
+    }
+    void stopAndWait() {
+        if (!sup_)
+            return;
+        sup_->stop();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Stopped || state() == State::Failed, qPrintable(dump()), kLong);
+    }
+
+private slots:
+    void init() {
+        dataDir_ = std::make_unique<QTemporaryDir>();
+        qputenv("TETHER_DATA_DIR", dataDir_->path().toUtf8());
+        port_ = test::freeLoopbackPort();
+        log_.clear();
+    }
+    void cleanup() {
+        stopAndWait();
+        sup_.reset();
+        QCOMPARE(demoServicesOnPort(port_), 0);
+    }
+
+    void startsTheDemoAndReportsItHealthy() {
+        Supervisor *s = make(shortTimings(port_));
+        s->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const ServiceStatus &st = s->status();
+        QVERIFY(st.pid > 1);
+        QCOMPARE(st.version, QString::fromLatin1(kDemoServiceVersion));
+        QVERIFY(!st.versionMismatch);
+        QVERIFY(st.lastProbeMs >= 0);
+        // Registration: our identity of the service, private, with the per-start password.
+        const RegistrationRead reg = readRegistration(registrationPath());
+        QCOMPARE(reg.status, RegistrationRead::Status::Ok);
+        QCOMPARE(reg.registration.pid, st.pid);
+        QCOMPARE(reg.registration.startTime, serviceIdentity().startTime);
+        QVERIFY(reg.registration.password.size() >= 16);
+        // The password went through the environment, not the command line.
+        const os::Lookup l = os::inspect(st.pid);
+        for (const std::string &arg : l.info.argv)
+            QVERIFY(QString::fromStdString(arg).indexOf(reg.registration.password) < 0);
+    }
+
+    void busyOwnerSurvivesMissedProbesAndTheWholeWindow() {
+        Settings s = shortTimings(port_);
+        s.timings.windowMs = 4000;
+        s.arguments = QStringList{QStringLiteral("--busy-after"), QStringLiteral("500"),
+                                  QStringLiteral("--busy-for"), QStringLiteral("3000")};
+        Supervisor *sup = make(s);
+        int missed = 0;
+        connect(sup, &Supervisor::probed, this, [&missed](const ProbeSample &p) { missed += p.healthy ? 0 : 1; });
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const os::Identity owner = serviceIdentity();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::NotResponding, qPrintable(dump()), kLong);
+        // While it is busy: never a second service, never recovery.
+        QElapsedTimer busy;
+        busy.start();
+        int maxServices = 0;
+        while (state() != State::Healthy && busy.elapsed() < kLong) {
+            maxServices = std::max(maxServices, demoServicesOnPort(port_));
+            QVERIFY2(state() == State::NotResponding, qPrintable(dump()));
+            QTest::qWait(50);
+        }
+        QCOMPARE(state(), State::Healthy);
+        QVERIFY2(missed >= 3, qPrintable(QStringLiteral("only %1 missed probes").arg(missed)));
+        QCOMPARE(maxServices, 1);
+        QVERIFY(serviceIdentity() == owner);
+        QCOMPARE(sup->status().restarts, 0);
+        QCOMPARE(os::alive(owner), os::Liveness::Alive);
+    }
+
+    void stoppedOwnerIsReplacedOnTheSamePortAfterTheWindow() {
+        Settings s = shortTimings(port_);
+        s.timings.windowMs = 3000;
+        Supervisor *sup = make(s);
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const os::Identity frozen = serviceIdentity();
+        QVERIFY(os::signalIdentity(frozen, os::Signal::Stop));
+        QElapsedTimer t;
+        t.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::NotResponding, qPrintable(dump()), kLong);
+        // Inside the window the frozen owner is kept.
+        QTest::qWait(1000);
+        QCOMPARE(os::alive(frozen), os::Liveness::Alive);
+        QVERIFY(serviceIdentity() == frozen);
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && serviceIdentity().pid != frozen.pid,
+                                  qPrintable(dump()), kLong);
+        const qint64 replacedAfter = t.elapsed();
+        QVERIFY2(replacedAfter >= s.timings.windowMs, qPrintable(QString::number(replacedAfter)));
+        qInfo("freeze -> healthy replacement: %lld ms (windowMs=%lld)", replacedAfter,
+              static_cast<long long>(s.timings.windowMs));
+        QVERIFY(gone(frozen)); // SIGKILL works on a stopped process
+        QCOMPARE(sup->status().port, quint16(port_));
+        QCOMPARE(demoServicesOnPort(port_), 1);
+        QVERIFY(sup->status().restarts >= 1);
+    }
+
+    void ownerThatIgnoresTermEndsInKill() {
+        Settings s = shortTimings(port_);
+        // A frozen main loop never acts on SIGTERM: only SIGKILL ends it.
+        s.arguments = QStringList{QStringLiteral("--freeze-after"), QStringLiteral("400")};
+        s.timings.startupDeadlineMs = 3000;
+        Supervisor *sup = make(s);
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const os::Identity frozen = serviceIdentity();
+        QTRY_VERIFY2_WITH_TIMEOUT(log_.join(QLatin1Char('\n')).contains(QStringLiteral("pid %1: killed").arg(frozen.pid)),
+                                  qPrintable(dump()), kLong);
+        QVERIFY(gone(frozen));
+        sup->stop();
+    }
+
+    void crashIsRestartedAndMeasured() {
+        Supervisor *sup = make(shortTimings(port_));
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const os::Identity first = serviceIdentity();
+        QSignalSpy notices(sup, &Supervisor::notice);
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(os::signalIdentity(first, os::Signal::Kill));
+        QTRY_VERIFY2_WITH_TIMEOUT(state() != State::Healthy, qPrintable(dump()), kLong);
+        const qint64 detected = t.elapsed();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && serviceIdentity().pid != first.pid,
+                                  qPrintable(dump()), kLong);
+        qInfo("SIGKILL -> state change: %lld ms; -> healthy replacement: %lld ms (back-off %lld ms)",
+              static_cast<long long>(detected), static_cast<long long>(t.elapsed()),
+              static_cast<long long>(sup->config().settings.timings.backoffInitialMs));
+        bool crashed = false, restarted = false;
+        for (const auto &n : notices) {
+            crashed |= n.at(0).toString() == QLatin1String("crashed");
+            restarted |= n.at(0).toString() == QLatin1String("restarted");
+        }
+        QVERIFY(crashed);
+        QVERIFY(restarted);
+        QCOMPARE(sup->status().restarts, 1);
+    }
+
+    void forgedRegistrationIsNeverSignalled() {
+        // A live unrelated process (the decoy) whose pid the registration names, with a
+        // start time that is not its own: it must receive nothing.
+        const QString record = dataDir_->filePath(QStringLiteral("decoy.signals"));
+        QProcess decoy;
+        decoy.start(test::testprocBin(), {QStringLiteral("decoy"), record});
+        QVERIFY(decoy.waitForReadyRead(10000));
+        QVERIFY(decoy.readLine().startsWith("ready"));
+        const auto decoyId = os::identityOf(decoy.processId());
+        QVERIFY(decoyId);
+        Registration forged;
+        forged.pid = decoyId->pid;
+        forged.startTime = decoyId->startTime + 12345;
+        forged.port = port_;
+        forged.password = QStringLiteral("x");
+        forged.profile = QStringLiteral("demo");
+        QString error;
+        QVERIFY(writeRegistration(registrationPath(), forged, &error));
+
+        Supervisor *sup = make(shortTimings(port_));
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        QVERIFY(sup->status().pid != decoyId->pid);
+        QCOMPARE(readRegistration(registrationPath()).registration.pid, sup->status().pid);
+        // Fence: after "pong" every signal sent earlier is recorded.
+        decoy.write("ping\n");
+        QVERIFY(decoy.waitForReadyRead(10000));
+        QFile f(record);
+        QVERIFY(!f.exists() || (f.open(QIODevice::ReadOnly) && f.readAll().isEmpty()));
+        QCOMPARE(os::alive(*decoyId), os::Liveness::Alive);
+        decoy.kill();
+        decoy.waitForFinished();
+    }
+
+    void foreignPortHolderGivesFailedNamingIt() {
+        QProcess holder;
+        holder.start(test::testprocBin(), {QStringLiteral("listen"), QStringLiteral("127.0.0.1"),
+                                           QString::number(port_)});
+        QVERIFY(holder.waitForReadyRead(10000));
+        QVERIFY(holder.readLine().startsWith("listening"));
+        Supervisor *sup = make(shortTimings(port_));
+        QSignalSpy notices(sup, &Supervisor::notice);
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Failed, qPrintable(dump()), kLong);
+        const QString error = sup->status().lastError;
+        QVERIFY2(error.contains(QString::number(holder.processId())), qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("[service] port")), qPrintable(error));
+        QVERIFY(!notices.isEmpty());
+        QCOMPARE(notices.last().at(0).toString(), QStringLiteral("port-held"));
+        QCOMPARE(holder.state(), QProcess::Running); // not signalled
+        QCOMPARE(demoServicesOnPort(port_), 0);
+        holder.kill();
+        holder.waitForFinished();
+    }
+
+    void crashLoopGivesUpAfterTheBurst() {
+        Settings s = shortTimings(port_);
+        s.arguments = QStringList{QStringLiteral("--crash-after"), QStringLiteral("150")};
+        s.timings.burst = 3;
+        Supervisor *sup = make(s);
+        QSignalSpy started(sup, &Supervisor::serviceStarted);
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Failed, qPrintable(dump()), kLong);
+        QVERIFY2(sup->status().lastError.contains(QLatin1String("gave up")), qPrintable(dump()));
+        QCOMPARE(started.size(), 3);
+        QTest::qWait(500); // and it stays given up
+        QCOMPARE(state(), State::Failed);
+        QCOMPARE(started.size(), 3);
+    }
+
+    void wrongVersionIsFlaggedNotReplaced() {
+        Settings s = shortTimings(port_);
+        s.arguments = QStringList{QStringLiteral("--version"), QStringLiteral("9.9.9")};
+        Supervisor *sup = make(s);
+        QSignalSpy notices(sup, &Supervisor::notice);
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && sup->status().versionMismatch,
+                                  qPrintable(dump()), kLong);
+        QCOMPARE(sup->status().version, QStringLiteral("9.9.9"));
+        QCOMPARE(notices.last().at(0).toString(), QStringLiteral("version-mismatch"));
+        const qint64 pid = sup->status().pid;
+        QTest::qWait(500);
+        QCOMPARE(sup->status().pid, pid); // shown, not replaced (not opted in)
+    }
+
+    void badHealthAnswersNeverLookHealthy_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("HTTP 500") << QStringList{QStringLiteral("--health-status"), QStringLiteral("500")}
+                                  << QStringLiteral("HTTP 500");
+        QTest::newRow("garbage") << QStringList{QStringLiteral("--health-body"), QStringLiteral("garbage")}
+                                 << QStringLiteral("not a JSON object");
+        QTest::newRow("huge") << QStringList{QStringLiteral("--health-body"), QStringLiteral("huge")}
+                              << QStringLiteral("larger than");
+    }
+    void badHealthAnswersNeverLookHealthy() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        Settings s = shortTimings(port_);
+        s.arguments = args;
+        s.timings.startupDeadlineMs = 3000;
+        s.timings.probeTimeoutMs = 1500; // long enough that the body cap, not the deadline, decides
+        s.timings.burst = 2;
+        Supervisor *sup = make(s);
+        bool everHealthy = false;
+        connect(sup, &Supervisor::stateChanged, this,
+                [&everHealthy](State, State to) { everHealthy |= to == State::Healthy; });
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().lastError.contains(expected), qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Failed, qPrintable(dump()), kLong);
+        QVERIFY(!everHealthy);
+        QVERIFY(log_.join(QLatin1Char('\n')).contains(expected));
+    }
+
+    void missingBinaryIsAClearError() {
+        Settings s = shortTimings(port_);
+        s.profile = QStringLiteral("custom");
+        s.program = dataDir_->filePath(QStringLiteral("no-such-service"));
+        Supervisor *sup = make(s);
+        sup->start();
+        QTRY_VERIFY_WITH_TIMEOUT(state() == State::Failed, kLong);
+        QVERIFY2(sup->status().lastError.contains(QLatin1String("no-such-service")), qPrintable(dump()));
+        QVERIFY2(sup->status().lastError.contains(QLatin1String("[service] program")), qPrintable(dump()));
+    }
+
+    void adoptsAcrossATetherRestart() {
+        Supervisor *first = make(shortTimings(port_));
+        first->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const os::Identity service = serviceIdentity();
+        first->leaveRunning(); // Quit: the service keeps running
+        sup_.reset();
+        QCOMPARE(os::alive(service), os::Liveness::Alive);
+
+        Supervisor *second = make(shortTimings(port_));
+        second->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        QVERIFY(serviceIdentity() == service);
+        QCOMPARE(second->status().restarts, 0);
+        QVERIFY(!second->status().external);
+        QCOMPARE(demoServicesOnPort(port_), 1);
+        // An adopted service that dies is noticed and replaced, too.
+        QVERIFY(os::signalIdentity(service, os::Signal::Kill));
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && serviceIdentity().pid != service.pid,
+                                  qPrintable(dump()), kLong);
+    }
+
+    void explicitStopAndRestart() {
+        Supervisor *sup = make(shortTimings(port_));
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
+        const os::Identity first = serviceIdentity();
+        sup->restart();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && serviceIdentity().pid != first.pid,
+                                  qPrintable(dump()), kLong);
+        QVERIFY(gone(first));
+        const os::Identity second = serviceIdentity();
+        sup->stop();
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Stopped, qPrintable(dump()), kLong);
+        QVERIFY(gone(second));
+        QCOMPARE(readRegistration(registrationPath()).status, RegistrationRead::Status::Missing);
+        QTest::qWait(300); // stopped means stopped: nothing comes back
+        QCOMPARE(demoServicesOnPort(port_), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSupervisor)
+#include "tst_supervisor.moc"
