@@ -7,11 +7,13 @@
 
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -80,7 +82,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     mcp_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     mcp_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mcp_->setSelectionMode(QAbstractItemView::NoSelection);
-    mcp_->setMinimumHeight(110);
+    mcp_->setMinimumHeight(80);
     mcpLayout->addWidget(mcp_);
     root->addWidget(mcpBox);
 
@@ -105,7 +107,11 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     auto *tick = new QTimer(this);
     connect(tick, &QTimer::timeout, this, &StatusWindow::refresh);
     tick->start(1000);
-    resize(720, 760);
+    // Fit the screen: at 2x scale 720x760 would not fit a 1024x768 display.
+    QSize size(720, 760);
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize() * 0.9);
+    resize(size);
     refresh();
 }
 

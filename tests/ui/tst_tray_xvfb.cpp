@@ -151,9 +151,9 @@ private slots:
             QVERIFY(ini.open(QIODevice::WriteOnly));
             ini.write(
                 QStringLiteral("[service]\nprofile=demo\nport=%1\narguments=--busy-after, 5000, "
-                               "--busy-for, 1000\n"
+                               "--busy-for, 3000\n"
                                "[probe]\nintervalMs=200\ntimeoutMs=200\n"
-                               "[recovery]\nwindowMs=1500\ngraceMs=500\nbackoffInitialMs=200\n")
+                               "[recovery]\nwindowMs=5000\ngraceMs=500\nbackoffInitialMs=200\n")
                     .arg(port)
                     .toUtf8());
         }
@@ -229,7 +229,8 @@ private slots:
         const qint64 firstPid = sc.status().value(QLatin1String("pid")).toInteger();
         QVERIFY(firstPid > 0);
 
-        // Busy (the demo blocks its event loop for 1 s): not responding, amber, never killed.
+        // Busy (the demo blocks its event loop for 3 s, inside the 5 s window): not responding,
+        // amber, never killed.
         QVERIFY2(sc.waitState(State::NotResponding, 15000), qPrintable(sc.state()));
         QImage busyTray;
         const bool amber = waitFor(
