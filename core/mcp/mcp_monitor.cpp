@@ -160,12 +160,25 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
     if (!service)
         return;
-    const std::vector<os::ProcessInfo> snap = os::snapshot();
+    // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
+    const std::vector<os::ProcessInfo> snap = os::snapshotTree(service->pid);
     const std::vector<McpProcessTree> trees = matchMcpProcesses(service->pid, snap, commands_);
     const qint64 now = wallMs();
     if (ledger_->record(observedChildren(*service, trees, snap, now)) && !ledger_->error().isEmpty())
         emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
-    ledger_->dropExited(snap);
+    // Children of this service that exited drop out; entries of earlier services wait for a
+    // scan (they may be orphans a person has not decided on yet).
+    std::vector<os::Identity> exited;
+    for (const LedgerEntry &e : ledger_->entries()) {
+        if (!(e.service == *service))
+            continue;
+        const bool inTree = std::any_of(snap.begin(), snap.end(), [&](const os::ProcessInfo &p) {
+            return p.pid == e.process.pid && p.startTime == e.process.startTime && p.state != os::RunState::Zombie;
+        });
+        if (!inTree && os::alive(e.process) == os::Liveness::Gone)
+            exited.push_back(e.process);
+    }
+    ledger_->remove(exited);
 
     QList<McpChildStatus> rows;
     auto rowFor = [&](const std::string &name) -> McpChildStatus & {

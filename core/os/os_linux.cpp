@@ -248,6 +248,52 @@ std::vector<ProcessInfo> snapshot() {
     return out;
 }
 
+// The kernel lists each task's children (/proc/PID/task/TID/children, Linux 3.5+): reading only
+// the service's subtree costs a few syscalls per member instead of a pass over every process.
+std::vector<ProcessInfo> snapshotTree(Pid root) {
+    std::vector<ProcessInfo> out;
+    Fd proc(openProc());
+    if (proc.fd < 0 || root <= 0) return out;
+    std::string buf, list;
+    std::vector<Pid> frontier{root};
+    while (!frontier.empty()) {
+        const Pid pid = frontier.back();
+        frontier.pop_back();
+        const std::string name = std::to_string(pid);
+        ProcessInfo info;
+        if (readProcess(proc.fd, name.c_str(), info, buf, nullptr) != Read::Ok) continue;
+        out.push_back(std::move(info));
+        if (out.size() > 100000) break; // a loop in what the kernel tells us: stop
+        const int taskDir = ::openat(proc.fd, (name + "/task").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (taskDir < 0) continue;
+        std::vector<PidName> tasks;
+        const bool listed = pidNames(taskDir, tasks);
+        for (const PidName &tid : tasks) {
+            const ssize_t n = readInto(taskDir, (std::string(tid.data()) + "/children").c_str(), list);
+            if (n < 0 && n != -ENOENT && !listed) break;
+            if (n == -ENOENT) { // a kernel without CONFIG_PROC_CHILDREN: filter a full snapshot
+                ::close(taskDir);
+                const std::vector<ProcessInfo> all = snapshot();
+                std::vector<ProcessInfo> tree;
+                for (const ProcessInfo &p : all)
+                    if (p.pid == root) tree.push_back(p);
+                for (Pid d : descendants(root, all))
+                    for (const ProcessInfo &p : all)
+                        if (p.pid == d) tree.push_back(p);
+                return tree;
+            }
+            for (std::string_view rest(list.data(), n > 0 ? static_cast<size_t>(n) : 0); !rest.empty();) {
+                const size_t space = rest.find(' ');
+                const std::string_view token = rest.substr(0, space);
+                if (!token.empty()) frontier.push_back(std::strtoll(std::string(token).c_str(), nullptr, 10));
+                rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+            }
+        }
+        ::close(taskDir);
+    }
+    return out;
+}
+
 Lookup inspect(Pid pid) {
     Lookup l;
     if (pid <= 0) {

@@ -50,6 +50,9 @@ struct Lookup {
 
 // All processes this user can see. Processes that vanish mid-read are skipped.
 std::vector<ProcessInfo> snapshot();
+// root and its descendants only: far cheaper than snapshot() where the OS lists children
+// (Linux); elsewhere a filtered snapshot. Empty when root is gone.
+std::vector<ProcessInfo> snapshotTree(Pid root);
 // One process. NotFound only when the OS positively says there is no such pid.
 Lookup inspect(Pid pid);
 // Alive: present, not a zombie, same start time. Gone: absent, zombie, or a different start

@@ -72,6 +72,18 @@ std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap) {
 
 std::vector<Pid> descendants(Pid root) { return descendants(root, snapshot()); }
 
+#ifndef __linux__
+std::vector<ProcessInfo> snapshotTree(Pid root) {
+    const std::vector<ProcessInfo> all = snapshot();
+    std::vector<ProcessInfo> tree;
+    const std::vector<Pid> below = descendants(root, all);
+    for (const ProcessInfo &p : all)
+        if (p.pid == root || std::find(below.begin(), below.end(), p.pid) != below.end())
+            tree.push_back(p);
+    return tree;
+}
+#endif
+
 bool waitGone(const Identity &id, std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     auto pause = std::chrono::milliseconds(1);
