@@ -33,8 +33,9 @@ bool readU64(const QJsonValue &v, std::uint64_t *out) {
 bool readInt(const QJsonValue &v, std::int64_t *out) {
     if (!v.isDouble()) return false;
     const double d = v.toDouble();
-    if (d != static_cast<double>(static_cast<std::int64_t>(d)) || d < -kMaxExactInteger ||
-        d > kMaxExactInteger)
+    // Range first: converting an out-of-range double to an integer is undefined behaviour.
+    if (!(d >= -kMaxExactInteger && d <= kMaxExactInteger) ||
+        d != static_cast<double>(static_cast<std::int64_t>(d)))
         return false;
     *out = static_cast<std::int64_t>(d);
     return true;
