@@ -4,6 +4,7 @@
 #include "demo/http_server.h"
 #include "demo/mcp_fleet.h"
 #include "demo/opencode1_api.h"
+#include "demo/opencode_v2_api.h"
 #include "demo/service_options.h"
 #include "demo/signal_pipe.h"
 
@@ -57,6 +58,8 @@ int runDemoService(int argc, char **argv) {
         printLine(o.version);
         return 0;
     }
+    if (o.protocol == 2)
+        return runDemoServiceV2(o);
 
 #ifdef SIGPIPE
     std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us

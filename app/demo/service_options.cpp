@@ -24,12 +24,15 @@ const QCommandLineOption kCrashAfter{"crash-after", "SIGKILL itself after MS.", 
 const QCommandLineOption kFreezeAfter{"freeze-after", "Hang forever after MS.", "ms"};
 const QCommandLineOption kHealthStatus{"health-status", "HTTP status of /global/health.", "code"};
 const QCommandLineOption kHealthBody{"health-body", "garbage or huge (10 MiB).", "kind"};
+const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, default) or v2 (managed).", "v"};
+const QCommandLineOption kStateDir{"state-dir", "v2: directory of service.json.", "dir"};
+const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-read interval.", "ms"};
 
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addOptions({kHostname, kPort, kVersion, kPrintVersion, kMcp, kStubborn, kMcpSetsid, kMcpLeak,
                   kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kHealthStatus,
-                  kHealthBody});
+                  kHealthBody, kProtocol, kStateDir, kRegistrationCheck});
 }
 
 // Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
@@ -107,8 +110,18 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
         !readInt(p, kBusyFor, 0, kMaxMs, o.busyForMs, error) ||
         !readInt(p, kCrashAfter, 0, kMaxMs, o.crashAfterMs, error) ||
         !readInt(p, kFreezeAfter, 0, kMaxMs, o.freezeAfterMs, error) ||
-        !readInt(p, kHealthStatus, 100, 599, o.healthStatus, error))
+        !readInt(p, kHealthStatus, 100, 599, o.healthStatus, error) ||
+        !readInt(p, kRegistrationCheck, 10, kMaxMs, o.registrationCheckMs, error))
         return result;
+    if (p.isSet(kProtocol)) {
+        const QString v = p.value(kProtocol);
+        if (v != QLatin1String("v1") && v != QLatin1String("v2")) {
+            error = QStringLiteral("--protocol must be v1 or v2, got \"%1\"").arg(v);
+            return result;
+        }
+        o.protocol = v == QLatin1String("v2") ? 2 : 1;
+    }
+    o.stateDir = p.value(kStateDir);
     if (o.mcpSetsidIndex > o.mcpCount) {
         error = QStringLiteral("--mcp-setsid %1 names no child: there are %2 (--mcp)")
                     .arg(o.mcpSetsidIndex)

@@ -30,6 +30,11 @@ struct DemoServiceOptions {
     int freezeAfterMs = -1;
     int healthStatus = 200;
     HealthBody healthBody = HealthBody::Json;
+
+    // --protocol v2: the opencode 2.x managed service (service.json, /api/*); see opencode_v2_api.h
+    int protocol = 1;
+    QString stateDir;               // v2: where service.json goes; empty = $XDG_STATE_HOME/opencode
+    int registrationCheckMs = 5000; // v2: how often service.json is re-read (opencode: 5 s)
 };
 
 struct ParsedServiceOptions {

@@ -1,0 +1,163 @@
+#include "service/managed_registration.h"
+
+#include "settings/storage.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUuid>
+
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#endif
+
+namespace tether {
+
+namespace {
+
+ManagedRegistrationRead invalid(const QString &why) {
+    ManagedRegistrationRead r;
+    r.status = ManagedRegistrationRead::Status::Invalid;
+    r.error = QStringLiteral("service.json: %1").arg(why);
+    return r;
+}
+
+bool loopbackHost(const QString &host) {
+    if (host == QLatin1String("localhost")) return true;
+    const QHostAddress a(host);
+    return !a.isNull() && a.isLoopback();
+}
+
+} // namespace
+
+ManagedRegistrationRead parseManagedRegistration(const QByteArray &bytes) {
+    if (bytes.size() > kManagedRegistrationMaxBytes)
+        return invalid(QStringLiteral("larger than %1 bytes").arg(kManagedRegistrationMaxBytes));
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return invalid(QStringLiteral("not a JSON object (truncated or damaged)"));
+    const QJsonObject o = doc.object();
+    ManagedRegistration m;
+
+    m.id = o.value(QLatin1String("id")).toString();
+    if (QUuid::fromString(m.id).isNull()) return invalid(QStringLiteral("id is not a UUID"));
+    const double pid = o.value(QLatin1String("pid")).toDouble(0);
+    if (!(pid > 1 && pid < 4294967296.0) || pid != double(qint64(pid)))
+        return invalid(QStringLiteral("pid is missing or out of range"));
+    m.pid = qint64(pid);
+    m.url = QUrl(o.value(QLatin1String("url")).toString(), QUrl::StrictMode);
+    if (!m.url.isValid() || m.url.scheme() != QLatin1String("http") || m.url.port() < 1 ||
+        m.url.port() > 65535)
+        return invalid(QStringLiteral("url is not http://HOST:PORT"));
+    if (!loopbackHost(m.url.host()))
+        return invalid(
+            QStringLiteral("url %1 is not on this machine's loopback").arg(m.url.host()));
+    const QJsonValue password = o.value(QLatin1String("password"));
+    if (!password.isString()) return invalid(QStringLiteral("password is missing"));
+    m.password = password.toString();
+    m.version = o.value(QLatin1String("version")).toString().left(64);
+
+    const QJsonValue startedAt = o.value(QLatin1String("startedAt"));
+    if (startedAt.isDouble() && startedAt.toDouble() > 0 && startedAt.toDouble() < 1e15)
+        m.startedAtMs = qint64(startedAt.toDouble());
+    else if (startedAt.isString()) {
+        const QDateTime t = QDateTime::fromString(startedAt.toString(), Qt::ISODateWithMs);
+        if (t.isValid()) m.startedAtMs = t.toMSecsSinceEpoch();
+    }
+    ManagedRegistrationRead r;
+    r.status = ManagedRegistrationRead::Status::Ok;
+    r.registration = m;
+    return r;
+}
+
+QByteArray serializeManagedRegistration(const ManagedRegistration &r) {
+    QJsonObject o{{QStringLiteral("id"), r.id},
+                  {QStringLiteral("version"), r.version},
+                  {QStringLiteral("url"), r.url.toString()},
+                  {QStringLiteral("pid"), double(r.pid)},
+                  {QStringLiteral("password"), r.password},
+                  {QStringLiteral("startedAt"), double(r.startedAtMs)}};
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+QString managedStateDir(const QString &stateDirSetting) {
+    if (!stateDirSetting.isEmpty()) return QDir::cleanPath(stateDirSetting);
+    const QString xdg = qEnvironmentVariable("XDG_STATE_HOME");
+    // The XDG spec: a relative path is invalid and must be ignored.
+    const QString base = !xdg.isEmpty() && QDir::isAbsolutePath(xdg)
+                             ? xdg
+                             : QDir::homePath() + QStringLiteral("/.local/state");
+    return QDir::cleanPath(base + QStringLiteral("/opencode"));
+}
+
+QString managedRegistrationPath(const QString &stateDirSetting) {
+    return managedStateDir(stateDirSetting) + QStringLiteral("/service.json");
+}
+
+ManagedRegistrationRead readManagedRegistration(const QString &path) {
+    QByteArray bytes;
+    QString error;
+    switch (storage::readSmallFile(path, kManagedRegistrationMaxBytes, &bytes, &error)) {
+    case storage::ReadStatus::Ok:
+        return parseManagedRegistration(bytes);
+    case storage::ReadStatus::Missing:
+        return {};
+    case storage::ReadStatus::TooLarge:
+    case storage::ReadStatus::Error:
+        return invalid(error);
+    }
+    return invalid(error);
+}
+
+FileStamp stampOf(const QString &path) {
+    FileStamp s;
+#ifdef Q_OS_UNIX
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0) return s;
+    s.exists = true;
+    s.size = qint64(st.st_size);
+    s.inode = qint64(st.st_ino); // the writer renames a new file over the old one
+#if defined(Q_OS_MACOS)
+    s.mtimeNs = qint64(st.st_mtimespec.tv_sec) * 1000000000 + st.st_mtimespec.tv_nsec;
+#else
+    s.mtimeNs = qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+#endif
+#else
+    const QFileInfo fi(path);
+    if (!fi.exists()) return s;
+    s.exists = true;
+    s.size = fi.size();
+    s.mtimeNs = fi.lastModified().toMSecsSinceEpoch() * 1000000;
+#endif
+    return s;
+}
+
+OwnerVerdict judgeOwner(const OwnerFacts &f) {
+    switch (f.life) {
+    case OwnerFacts::Life::Gone:
+        return OwnerVerdict::ProvablyGone;
+    case OwnerFacts::Life::Unknown:
+        return OwnerVerdict::Unknown;
+    case OwnerFacts::Life::Alive:
+        break;
+    }
+    if (f.processStartMs && f.registeredStartedAtMs > 0 &&
+        *f.processStartMs > f.registeredStartedAtMs + kStartToleranceMs)
+        return OwnerVerdict::ProvablyGone; // the pid was reused after the registration
+    switch (f.port) {
+    case OwnerFacts::Port::OwnedByPid:
+        return OwnerVerdict::Adopt;
+    case OwnerFacts::Port::Free:
+        return OwnerVerdict::Wait;
+    case OwnerFacts::Port::OwnedByOther:
+        return OwnerVerdict::PortHeld;
+    case OwnerFacts::Port::Unknown:
+        return OwnerVerdict::Unknown;
+    }
+    return OwnerVerdict::Unknown;
+}
+
+} // namespace tether
