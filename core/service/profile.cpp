@@ -69,9 +69,16 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             p.mcpActionPath = QStringLiteral("/mcp/%1/%2");
             p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
         } else {
-            p.arguments = QStringList{QStringLiteral("serve"), QStringLiteral("--service")} + s.arguments;
+            // A program other than opencode (a wrapper; the v2 demo in tests) gets exactly the
+            // configured arguments; opencode itself gets `serve --service` first.
+            const bool wrapper = !s.program.isEmpty() &&
+                                 QFileInfo(s.program).baseName() != QLatin1String("opencode");
+            p.arguments = wrapper ? s.arguments
+                                  : QStringList{QStringLiteral("serve"), QStringLiteral("--service")} +
+                                        s.arguments;
             p.healthPath = QStringLiteral("/api/info");
             p.mcpStatusPath = QStringLiteral("/api/mcp");
+            p.configPath = QStringLiteral("/api/config"); // unconfirmed in 2.x: a 404 is harmless
             p.mcpActionPath = QStringLiteral("/api/mcp/%1/%2");
             p.selfRegistering = true;
         }

@@ -190,6 +190,10 @@ void Supervisor::start() {
 }
 
 void Supervisor::adoptOrLaunch() {
+    if (config_.profile.selfRegistering) {
+        adoptOrLaunchManaged();
+        return;
+    }
     const RegistrationRead read = readRegistration(config_.registrationPath);
     if (read.status == RegistrationRead::Status::Invalid) {
         log(QStringLiteral("registration dropped as stale: %1").arg(read.error));
@@ -508,7 +512,10 @@ void Supervisor::checkWindow() {
 // ---- Verify, terminate, replace -------------------------------------------------------------
 
 policy::PortCheck Supervisor::checkPort(qint64 servicePid, QString *ownerDescription) const {
-    const os::PortOwners owners = os::listeningPortOwners(quint16(config_.profile.port));
+    // A managed service listens where its registration says.
+    const quint16 servicePort = config_.profile.selfRegistering && status_.port ? status_.port
+                                                                                : quint16(config_.profile.port);
+    const os::PortOwners owners = os::listeningPortOwners(servicePort);
     if (!owners.ok)
         return policy::PortCheck::Unknown;
     if (!owners.listening)
@@ -635,6 +642,8 @@ void Supervisor::onProcessFinished(QProcess *p, int exitCode, bool crashed) {
 void Supervisor::onServiceGone(const QString &reason) {
     if (!svc_)
         return;
+    if (config_.profile.selfRegistering && followManagedRegistration())
+        return; // another client's service took over; the old one left by itself
     const os::Identity id = svc_->id;
     const qint64 pgid = svc_->pgid;
     status_.lastError = reason;

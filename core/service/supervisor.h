@@ -6,6 +6,7 @@
 #include "os/process.h"
 #include "policy/recovery.h"
 #include "service/http_client.h"
+#include "service/managed_registration.h"
 #include "service/profile.h"
 #include "service/status.h"
 #include "settings/settings.h"
@@ -119,6 +120,14 @@ private:
     void checkVersion(const QString &reported);
     policy::PortCheck checkPort(qint64 servicePid, QString *ownerDescription) const;
 
+    // opencode 2.x managed service (supervisor_managed.cpp): it registers itself in service.json.
+    QString managedPath() const;
+    void adoptOrLaunchManaged();
+    void adoptManaged(const ManagedRegistration &reg, const os::ProcessInfo &info);
+    void checkManagedRegistration();  // on a cadence: re-read only when the file changed
+    bool followManagedRegistration(); // true: switched to the new owner the file names
+    void removeManagedIfStill(const QString &id);
+
     Config config_;
     ServiceStatus status_;
     QNetworkAccessManager *nam_ = nullptr;
@@ -144,6 +153,11 @@ private:
     policy::Ms windowDueAt_ = 0;
     QTimer restartTimer_;
     QTimer aliveTimer_; // adopted services are not our children: look at them on a cadence
+    QTimer managedTimer_;
+    FileStamp managedStamp_;
+    QString managedId_;             // the registration id being followed
+    qint64 managedLaunchedPid_ = 0; // the service this Tether launched (not external)
+    policy::Ms managedWaitSince_ = 0;
 };
 
 } // namespace tether
