@@ -59,7 +59,8 @@ Runtime::Init Runtime::init(QString *error) {
         writeLog(QStringLiteral("settings: ") + w);
 
     makeSupervisor(settings_.settings);
-    mcp_->scanOnLaunch();
+    // After the tray is up: the scan reads every process, and the icon should not wait for it.
+    QTimer::singleShot(0, mcp_.get(), &mcp::McpMonitor::scanOnLaunch);
     const QString serviceLogPath = supervisor_->config().serviceLogPath;
     connect(&rotationTimer_, &QTimer::timeout, this, [serviceLogPath, logPath] {
         rotateIfNeeded(serviceLogPath);
