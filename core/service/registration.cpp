@@ -102,4 +102,10 @@ bool writeRegistration(const QString &path, const Registration &r, QString *erro
 
 void removeRegistration(const QString &path) { QFile::remove(path); }
 
+QString setRegistrationAside(const QString &path) {
+    const QString aside = path + QStringLiteral(".bad");
+    QFile::remove(aside);
+    return QFile::rename(path, aside) ? aside : QString();
+}
+
 } // namespace tether

@@ -35,5 +35,8 @@ QString registrationPath(); // <data dir>/service.json
 RegistrationRead readRegistration(const QString &path);
 bool writeRegistration(const QString &path, const Registration &r, QString *error);
 void removeRegistration(const QString &path);
+// A registration that cannot be read is kept for a person to look at: moved to <path>.bad
+// (replacing an older one), out of the way of the next write. Returns the new path, or empty.
+QString setRegistrationAside(const QString &path);
 
 } // namespace tether

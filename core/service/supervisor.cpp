@@ -196,9 +196,13 @@ void Supervisor::adoptOrLaunch() {
     }
     const RegistrationRead read = readRegistration(config_.registrationPath);
     if (read.status == RegistrationRead::Status::Invalid) {
-        log(QStringLiteral("registration dropped as stale: %1").arg(read.error));
         status_.lastError = read.error;
-        removeRegistration(config_.registrationPath);
+        // Kept aside, not deleted: a damaged file is evidence, and nothing of it is lost.
+        const QString aside = setRegistrationAside(config_.registrationPath);
+        if (aside.isEmpty())
+            removeRegistration(config_.registrationPath);
+        log(QStringLiteral("registration dropped as stale: %1 (kept as %2)")
+                .arg(read.error, aside.isEmpty() ? QStringLiteral("nothing: could not move it") : aside));
     } else if (read.status == RegistrationRead::Status::Ok) {
         const Registration &reg = read.registration;
         const os::Identity id{reg.pid, reg.startTime};
