@@ -79,6 +79,19 @@ else
     record "windows (wine)" 0 1
 fi
 
+# --- reliability (issue 8): every fuzz target for a short smoke period over the checked-in seed
+# corpus (each target one test), then a 2-minute soak of the normal build (one test).
+echo "=== fuzz: libFuzzer smoke, 10 s per target"
+flog=build/fuzz-smoke.log
+FUZZ_BUILD_DIR=build/fuzz FUZZ_SEEDS_ONLY=1 FUZZ_JOBS=$jobs scripts/fuzz.sh 10 2>&1 | tee "$flog"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$flog" | tail -1)
+if [ -n "$line" ]; then record "fuzz (smoke)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+else record "fuzz (smoke)" 0 1; fi
+echo "=== soak: 2 minutes"
+if TETHER_BIN=$PWD/build/test/app/tether scripts/soak.sh 2 2>&1 | tee build/soak.log &&
+   grep -q '^SOAK PASSED' build/soak.log; then record "soak (2 min)" 1 0; else record "soak (2 min)" 0 1; fi
+# --- end of the reliability block
+
 echo
 printf '%s\n' "${summary[@]}"
 echo "$total_pass passed, $total_fail failed"
