@@ -45,9 +45,10 @@ graceMs=300
 INI
 
 ours() { # pids of demo-service / demo-mcp processes started for this run (by environment)
-    for d in /proc/[0-9]*; do
-        tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -qE 'demo-(service|mcp)' || continue
-        tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qx "TETHER_DATA_DIR=$TETHER_DATA_DIR" || continue
+    local f d
+    for f in $(grep -lsaE 'demo-(service|mcp)' /proc/[0-9]*/cmdline); do
+        d=${f%/cmdline}
+        tr '\0' '\n' 2>/dev/null <"$d/environ" | grep -qx "TETHER_DATA_DIR=$TETHER_DATA_DIR" || continue
         echo "${d#/proc/}"
     done
 }
@@ -69,7 +70,7 @@ bad() { echo "soak: FAIL: $*"; fail=1; }
 wait_healthy || bad "never healthy at start"
 seen=" "; services=" "; faults=0
 remember() { local p; for p in $(ours); do case $seen in *" $p "*) ;; *) seen="$seen$p "
-    tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q demo-service && services="$services$p ";; esac; done; }
+    tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -q demo-service && services="$services$p ";; esac; done; }
 end=$((SECONDS + $(python3 -c "print(int(float('$minutes')*60))")))
 warm=$((SECONDS + $(python3 -c "print(max(20, int(float('$minutes')*60)//4))")))
 rss0= fd0= samples=()
@@ -81,8 +82,8 @@ while [ $SECONDS -lt $end ]; do
         note "after warm-up: rss ${rss0} KiB, fds ${fd0}"; fi
     set -- $(state); st=${1:-} spid=${2:-0}
     if [ "$st" = healthy ] && [ "$spid" -gt 1 ] &&
-       tr '\0' ' ' <"/proc/$spid/cmdline" | grep -q "demo-service --port $port" &&
-       tr '\0' '\n' <"/proc/$spid/environ" | grep -qx "TETHER_DATA_DIR=$TETHER_DATA_DIR"; then
+       tr '\0' ' ' 2>/dev/null <"/proc/$spid/cmdline" | grep -q "demo-service --port $port" &&
+       tr '\0' '\n' 2>/dev/null <"/proc/$spid/environ" | grep -qx "TETHER_DATA_DIR=$TETHER_DATA_DIR"; then
         case $((cycle % 3)) in
         0) note "fault $cycle: freeze (SIGSTOP) service $spid"; kill -STOP "$spid" ;;
         1) note "fault $cycle: crash (SIGKILL) service $spid"; kill -KILL "$spid" ;;
@@ -111,7 +112,7 @@ left=""
 for p in $seen; do for _ in $(seq 50); do gone "$p" && break; sleep 0.1; done; gone "$p" || left="$left $p"; done
 [ -z "$left" ] && note "orphans left: 0" || bad "left running:$left ($(for p in $left; do tr '\0' ' ' </proc/$p/cmdline; echo; done))"
 # Signalled only what it started: every pid Tether says it terminated or swept is one of ours.
-signalled=$(grep -oE '(terminating|sweep[a-z]*|kill[a-z]*|TERM|KILL)[^0-9]{0,30}pid [0-9]+' "$log" | grep -oE '[0-9]+$' | sort -un)
+signalled=$( (grep -oE '(terminating|sweep[a-z]*|kill[a-z]*|TERM|KILL)[^0-9]{0,30}pid [0-9]+' "$log"; grep -oE 'pid [0-9]+: (killed|terminated|swept)' "$log" | cut -d: -f1) | grep -oE '[0-9]+$' | sort -un)
 foreign=""; for p in $signalled; do case $seen in *" $p "*) ;; *) foreign="$foreign $p";; esac; done
 [ -z "$foreign" ] && note "signalled pids: $(wc -w <<<"$signalled"), all services or children of this run" ||
     bad "signalled pids not of this run:$foreign"

@@ -168,7 +168,7 @@ private slots:
 
     void serviceListensOnLoopbackOnly() {
         int listening = 0;
-        for (const QString table :
+        for (const QString &table :
              {QStringLiteral("/proc/net/tcp"), QStringLiteral("/proc/net/tcp6")}) {
             for (const QByteArray &line : readAll(table).split('\n')) {
                 const QList<QByteArray> f = line.simplified().split(' ');
