@@ -10,6 +10,14 @@ TEST_PACKAGES=(xvfb xauth trayer x11-apps imagemagick xdotool procps iproute2
 ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" || {
     echo "tether: could not install the test packages"; echo "0 passed, 1 failed"; exit 1; }
 
+# --- end-to-end dependencies (issue 7): the pinned opencode and MCP servers from npm, in a
+# cache folder outside the source tree. On failure the e2e tests fail and say why (never skip).
+ensure_packages nodejs npm || echo "tether: could not install nodejs/npm for the e2e tests"
+source scripts/e2e-deps.sh
+e2e_install || echo "tether: e2e dependencies missing: the e2e tests will fail"
+export TETHER_E2E_CACHE
+# --- end of the e2e block
+
 jobs=$(nproc)
 total_pass=0 total_fail=0
 summary=()
@@ -91,6 +99,12 @@ echo "=== soak: 2 minutes"
 if TETHER_BIN=$PWD/build/test/app/tether scripts/soak.sh 2 2>&1 | tee build/soak.log &&
    grep -q '^SOAK PASSED' build/soak.log; then record "soak (2 min)" 1 0; else record "soak (2 min)" 0 1; fi
 # --- end of the reliability block
+
+# --- DEB install test (issue 6): build the .deb, install it with apt on this machine, run the
+# installed tether against the demo service, purge it and check no file is left. One test.
+echo "=== deb install: package, apt install, run, purge"
+if bash tests/install/deb_install.sh build/package; then record "deb install" 1 0; else record "deb install" 0 1; fi
+# --- end of the DEB install block
 
 echo
 printf '%s\n' "${summary[@]}"
