@@ -1,0 +1,59 @@
+// Start at login, per user, behind one small interface. Each OS has one implementation:
+// Windows the HKCU Run key, macOS a LaunchAgent plist, Linux an XDG autostart .desktop file.
+// All three are plain files / QSettings, so every one of them is built and tested on every OS;
+// platformAutostart() picks the one this OS reads at login.
+//
+// The state is always read back from the OS (the file or the registry value), never cached.
+// An entry that launches another program is never overwritten or removed: it is reported.
+#pragma once
+
+#include <QSettings>
+#include <QString>
+#include <memory>
+
+namespace tether {
+
+// One id for the desktop entry, the AppStream component and the macOS bundle / LaunchAgent
+// label. resources/ (tether.desktop, metainfo, Info.plist) uses the same string.
+inline constexpr char kAppId[] = "dev.tether.Tether";
+
+struct AutostartStatus {
+    enum class State {
+        Off,     // no entry, or our entry disabled (XDG Hidden=true)
+        On,      // an entry that starts this program with --autostart
+        Foreign, // an entry of the same name that starts another program: left alone
+        Error,   // could not read it: shown as unknown, never overwritten
+    };
+    State state = State::Off;
+    QString location;       // the file, or the registry key and value name
+    QString foreignProgram; // State::Foreign: what that entry starts
+    QString error;          // State::Error: why
+};
+
+class Autostart {
+public:
+    virtual ~Autostart() = default;
+    virtual AutostartStatus status() const = 0;
+    // Writes (or repairs) our entry. Refuses when the entry belongs to another program.
+    virtual bool enable(QString *error) = 0;
+    // Removes our entry. Refuses when it belongs to another program; no entry is success.
+    virtual bool disable(QString *error) = 0;
+};
+
+// Linux/BSD: <configDir>/autostart/<kAppId>.desktop (configDir: $XDG_CONFIG_HOME or ~/.config).
+std::unique_ptr<Autostart> makeXdgAutostart(const QString &configDir, const QString &program);
+// macOS: <agentsDir>/<kAppId>.plist (agentsDir: ~/Library/LaunchAgents).
+std::unique_ptr<Autostart> makeLaunchAgentAutostart(const QString &agentsDir,
+                                                    const QString &program);
+// Windows: value "Tether" under the Run key, read through QSettings. `store` is the registry
+// path with NativeFormat on Windows; any QSettings file elsewhere (the tests use an INI file).
+std::unique_ptr<Autostart> makeRunKeyAutostart(const QString &store, QSettings::Format format,
+                                               const QString &program);
+
+// The implementation this OS uses at login, for `program` (default: this executable).
+std::unique_ptr<Autostart> platformAutostart(const QString &program = QString());
+
+// "On", "Off", ... plus the detail a person needs (the foreign program, the error).
+QString autostartDescription(const AutostartStatus &status);
+
+} // namespace tether

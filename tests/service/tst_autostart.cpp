@@ -1,0 +1,260 @@
+// Start at login: the text of each OS's entry (pure, checked on every OS), and each
+// implementation round-tripping against real files in a temporary HOME / XDG_CONFIG_HOME,
+// including an entry of another program that must be left alone and reported.
+#include "settings/autostart.h"
+#include "settings/autostart_entries.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tether;
+using State = AutostartStatus::State;
+
+namespace {
+
+QByteArray readAll(const QString &path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString &path, const QByteArray &data) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(data);
+}
+
+} // namespace
+
+class TestAutostart : public QObject {
+    Q_OBJECT
+private slots:
+    // --- Windows Run value, as text ---
+    void windowsValueIsQuotedNativePathPlusFlag() {
+        QCOMPARE(autostart::windowsRunValue(QStringLiteral("C:/Program Files/Tether/tether.exe")),
+                 QStringLiteral("\"C:\\Program Files\\Tether\\tether.exe\" --autostart"));
+        QCOMPARE(autostart::windowsRunValue(QStringLiteral("C:\\Apps\\tether.exe")),
+                 QStringLiteral("\"C:\\Apps\\tether.exe\" --autostart"));
+    }
+    void windowsValueProgramIsParsedBack() {
+        QCOMPARE(autostart::programOfWindowsRunValue(
+                     QStringLiteral("\"C:\\Program Files\\Tether\\tether.exe\" --autostart")),
+                 QStringLiteral("C:\\Program Files\\Tether\\tether.exe"));
+        QCOMPARE(autostart::programOfWindowsRunValue(QStringLiteral("C:\\x\\other.exe /min")),
+                 QStringLiteral("C:\\x\\other.exe"));
+        QCOMPARE(autostart::programOfWindowsRunValue(QStringLiteral("\"unterminated")), QString());
+        QCOMPARE(autostart::programOfWindowsRunValue(QString()), QString());
+    }
+    void windowsPathsCompareCaseAndSeparatorBlind() {
+        QVERIFY(autostart::samePath(QStringLiteral("C:\\Apps\\Tether.EXE"),
+                                    QStringLiteral("c:/apps/tether.exe"), true));
+        QVERIFY(!autostart::samePath(QStringLiteral("C:\\Apps\\Tether.EXE"),
+                                     QStringLiteral("c:/apps/tether.exe"), false));
+        QVERIFY(!autostart::samePath(QStringLiteral("C:\\Apps\\other.exe"),
+                                     QStringLiteral("C:\\Apps\\tether.exe"), true));
+    }
+
+    // --- macOS LaunchAgent, as text ---
+    void launchAgentPlistText() {
+        const QByteArray plist = autostart::launchAgentPlist(
+            QStringLiteral("dev.tether.Tether"),
+            QStringLiteral("/Applications/Tether & Co.app/Contents/MacOS/tether"));
+        const QByteArray expected =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+            "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+            "<plist version=\"1.0\">\n"
+            "<dict>\n"
+            "\t<key>Label</key>\n"
+            "\t<string>dev.tether.Tether</string>\n"
+            "\t<key>ProgramArguments</key>\n"
+            "\t<array>\n"
+            "\t\t<string>/Applications/Tether &amp; Co.app/Contents/MacOS/tether</string>\n"
+            "\t\t<string>--autostart</string>\n"
+            "\t</array>\n"
+            "\t<key>RunAtLoad</key>\n"
+            "\t<true/>\n"
+            "\t<key>ProcessType</key>\n"
+            "\t<string>Interactive</string>\n"
+            "</dict>\n"
+            "</plist>\n";
+        QCOMPARE(plist, expected);
+        QVERIFY(!plist.contains("KeepAlive")); // Quit must stay quit until the next login
+        QCOMPARE(autostart::programOfLaunchAgent(plist),
+                 QStringLiteral("/Applications/Tether & Co.app/Contents/MacOS/tether"));
+    }
+    void launchAgentProgramKeyWinsAndGarbageIsEmpty() {
+        const QByteArray plist = "<plist version=\"1.0\"><dict><key>Label</key><string>x</string>"
+                                 "<key>Program</key><string>/usr/bin/other</string>"
+                                 "<key>ProgramArguments</key><array><string>argv0</string>"
+                                 "</array></dict></plist>";
+        QCOMPARE(autostart::programOfLaunchAgent(plist), QStringLiteral("/usr/bin/other"));
+        QCOMPARE(autostart::programOfLaunchAgent("<plist><dict><key>Label"), QString());
+        QCOMPARE(autostart::programOfLaunchAgent("not xml"), QString());
+    }
+
+    // --- XDG desktop entry, as text ---
+    void desktopEntryText() {
+        const QByteArray entry = autostart::xdgAutostartEntry(QStringLiteral("/usr/bin/tether"));
+        QVERIFY(entry.startsWith("[Desktop Entry]\n"));
+        QVERIFY(entry.contains("\nType=Application\n"));
+        QVERIFY(entry.contains("\nExec=/usr/bin/tether --autostart\n"));
+        QVERIFY(entry.contains("\nIcon=dev.tether.Tether\n"));
+        QCOMPARE(autostart::parseDesktopEntry(entry).program, QStringLiteral("/usr/bin/tether"));
+        QVERIFY(!autostart::parseDesktopEntry(entry).hidden);
+    }
+    void desktopEntryQuotesAwkwardPaths_data() {
+        QTest::addColumn<QString>("program");
+        QTest::newRow("space") << QStringLiteral("/opt/My Apps/tether");
+        QTest::newRow("dollar, quote, backslash") << QStringLiteral("/opt/a$b\"c\\d`e/tether");
+        QTest::newRow("percent") << QStringLiteral("/opt/100%/tether");
+    }
+    void desktopEntryQuotesAwkwardPaths() {
+        QFETCH(QString, program);
+        const QByteArray entry = autostart::xdgAutostartEntry(program);
+        QCOMPARE(autostart::parseDesktopEntry(entry).program, program);
+    }
+    void desktopEntryHiddenMeansOff() {
+        QVERIFY(autostart::parseDesktopEntry("[Desktop Entry]\nExec=/x --y\nHidden=true\n").hidden);
+        QVERIFY(autostart::parseDesktopEntry(
+                    "[Desktop Entry]\nExec=/x\nX-GNOME-Autostart-enabled=false\n")
+                    .hidden);
+        // Keys of another group do not count.
+        const auto info =
+            autostart::parseDesktopEntry("[Desktop Entry]\nExec=/a\n[Desktop Action x]\nExec=/b\n"
+                                         "Hidden=true\n");
+        QCOMPARE(info.program, QStringLiteral("/a"));
+        QVERIFY(!info.hidden);
+    }
+
+    // --- implementations against real files ---
+    void linuxRoundTripInTemporaryXdgConfigHome() {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString config = home.path() + QStringLiteral("/xdg-config");
+        // platformAutostart() honours XDG_CONFIG_HOME (via QStandardPaths), as the desktop does.
+        const QByteArray oldHome = qgetenv("HOME"), oldXdg = qgetenv("XDG_CONFIG_HOME");
+        qputenv("HOME", home.path().toUtf8());
+        qputenv("XDG_CONFIG_HOME", config.toUtf8());
+        const QString program = QStringLiteral("/opt/My Apps/tether");
+        auto a = platformAutostart(program);
+        const QString file = config + QStringLiteral("/autostart/dev.tether.Tether.desktop");
+        QCOMPARE(a->status().state, State::Off);
+        QCOMPARE(a->status().location, file);
+        QString error;
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        QVERIFY(QFile::exists(file));
+        QCOMPARE(a->status().state, State::On);
+        QCOMPARE(QFileInfo(file).permissions() & (QFile::WriteGroup | QFile::WriteOther),
+                 QFileDevice::Permissions());
+        // A second instance (fresh object, no shared state) reads the same answer from disk.
+        QCOMPARE(platformAutostart(program)->status().state, State::On);
+        QVERIFY2(a->enable(&error), qPrintable(error)); // idempotent
+        QVERIFY2(a->disable(&error), qPrintable(error));
+        QVERIFY(!QFile::exists(file));
+        QCOMPARE(a->status().state, State::Off);
+        QVERIFY2(a->disable(&error), qPrintable(error)); // nothing to remove is fine
+        // The user hid our entry in their session settings: Off, and enable repairs it.
+        writeFile(file, "[Desktop Entry]\nType=Application\nExec=\"/opt/My Apps/tether\" "
+                        "--autostart\nHidden=true\n");
+        QCOMPARE(a->status().state, State::Off);
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        QCOMPARE(a->status().state, State::On);
+        qputenv("HOME", oldHome);
+        if (oldXdg.isNull())
+            qunsetenv("XDG_CONFIG_HOME");
+        else
+            qputenv("XDG_CONFIG_HOME", oldXdg);
+    }
+
+    void foreignDesktopEntryIsLeftAloneAndReported() {
+        QTemporaryDir config;
+        const QString file = config.path() + QStringLiteral("/autostart/dev.tether.Tether.desktop");
+        const QByteArray foreign = "[Desktop Entry]\nType=Application\nExec=/usr/bin/impostor -x\n";
+        writeFile(file, foreign);
+        auto a = makeXdgAutostart(config.path(), QStringLiteral("/usr/bin/tether"));
+        const AutostartStatus st = a->status();
+        QCOMPARE(st.state, State::Foreign);
+        QCOMPARE(st.foreignProgram, QStringLiteral("/usr/bin/impostor"));
+        QVERIFY(autostartDescription(st).contains(QStringLiteral("/usr/bin/impostor")));
+        QString error;
+        QVERIFY(!a->enable(&error));
+        QVERIFY(error.contains(QStringLiteral("/usr/bin/impostor")));
+        QVERIFY(!a->disable(&error));
+        QCOMPARE(readAll(file), foreign);
+    }
+
+    void unreadableOrEmptyEntryIsNeverOverwritten() {
+        QTemporaryDir config;
+        const QString file = config.path() + QStringLiteral("/autostart/dev.tether.Tether.desktop");
+        writeFile(file, "[Desktop Entry]\nName=no exec line\n");
+        auto a = makeXdgAutostart(config.path(), QStringLiteral("/usr/bin/tether"));
+        QCOMPARE(a->status().state, State::Error);
+        QString error;
+        QVERIFY(!a->enable(&error));
+        QVERIFY(!a->disable(&error));
+        QCOMPARE(readAll(file), QByteArray("[Desktop Entry]\nName=no exec line\n"));
+    }
+
+    void launchAgentRoundTripAndForeign() {
+        QTemporaryDir agents;
+        const QString program = QStringLiteral("/Applications/Tether.app/Contents/MacOS/tether");
+        auto a = makeLaunchAgentAutostart(agents.path(), program);
+        const QString file = agents.path() + QStringLiteral("/dev.tether.Tether.plist");
+        QCOMPARE(a->status().state, State::Off);
+        QString error;
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        QCOMPARE(readAll(file),
+                 autostart::launchAgentPlist(QStringLiteral("dev.tether.Tether"), program));
+        QCOMPARE(a->status().state, State::On);
+        QVERIFY2(a->disable(&error), qPrintable(error));
+        QVERIFY(!QFile::exists(file));
+
+        const QByteArray foreign = autostart::launchAgentPlist(QStringLiteral("dev.tether.Tether"),
+                                                               QStringLiteral("/bin/other"));
+        writeFile(file, foreign);
+        QCOMPARE(a->status().state, State::Foreign);
+        QCOMPARE(a->status().foreignProgram, QStringLiteral("/bin/other"));
+        QVERIFY(!a->enable(&error));
+        QVERIFY(!a->disable(&error));
+        QCOMPARE(readAll(file), foreign);
+    }
+
+    void runKeyRoundTripAndForeign() {
+        // The registry logic over a QSettings file: the same calls Windows makes on HKCU\...\Run.
+        QTemporaryDir dir;
+        const QString store = dir.path() + QStringLiteral("/run.ini");
+        const QString program = QStringLiteral("C:\\Program Files\\Tether\\tether.exe");
+        auto a = makeRunKeyAutostart(store, QSettings::IniFormat, program);
+        QCOMPARE(a->status().state, State::Off);
+        QString error;
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        QCOMPARE(a->status().state, State::On);
+        {
+            QSettings s(store, QSettings::IniFormat);
+            QCOMPARE(s.value(QStringLiteral("Tether")).toString(),
+                     QStringLiteral("\"C:\\Program Files\\Tether\\tether.exe\" --autostart"));
+            s.setValue(QStringLiteral("Other"), QStringLiteral("C:\\other.exe"));
+        }
+        QVERIFY2(a->disable(&error), qPrintable(error));
+        QCOMPARE(a->status().state, State::Off);
+        {
+            QSettings s(store, QSettings::IniFormat);
+            QVERIFY(!s.contains(QStringLiteral("Tether")));
+            QCOMPARE(s.value(QStringLiteral("Other")).toString(), QStringLiteral("C:\\other.exe"));
+            s.setValue(QStringLiteral("Tether"), QStringLiteral("\"C:\\evil\\tether.exe\" -q"));
+        }
+        QCOMPARE(a->status().state, State::Foreign);
+        QCOMPARE(a->status().foreignProgram, QStringLiteral("C:\\evil\\tether.exe"));
+        QVERIFY(!a->enable(&error));
+        QVERIFY(!a->disable(&error));
+        QSettings s(store, QSettings::IniFormat);
+        QCOMPARE(s.value(QStringLiteral("Tether")).toString(),
+                 QStringLiteral("\"C:\\evil\\tether.exe\" -q"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAutostart)
+#include "tst_autostart.moc"
