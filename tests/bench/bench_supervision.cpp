@@ -1,0 +1,376 @@
+// Supervision latencies, measured in-process on the Supervisor + MCP monitor that `tether` runs
+// (same library, no CLI round trips in the timings), against the demo service and real opencode:
+//   service cold start     spawn -> first authorised 200 from the health path, polled every 5 ms
+//                          by this program alone (the service's own start-up time)
+//   crash detection        SIGKILL -> Supervisor leaves Healthy              target < 50 ms
+//   crash -> healthy       minus back-off and the service's cold start        target < 100 ms
+//   crash -> orphans gone  every MCP process of the dead service gone         target < 1 s
+//   freeze -> replacement  SIGSTOP -> a new service healthy, minus (window + cold start)  < 1 s
+//   adopt                  a new Supervisor -> the running service adopted as Healthy
+// Usage: bench_supervision [demo|opencode]... (default both). Needs TETHER_BIN; opencode needs
+// TETHER_E2E_CACHE (scripts/e2e-deps.sh). Prints one line per figure.
+#include "mcp/mcp_monitor.h"
+#include "os/process.h"
+#include "service/supervisor.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+
+using namespace tether;
+using policy::State;
+
+namespace {
+
+constexpr policy::Ms kBackoffMs = 1; // the restart back-off is a setting; excluded from overhead
+
+void line(const QString &target, const QString &figure, double ms, const QString &goal = {},
+          bool met = true) {
+    std::printf("%-9s %-44s %10.1f ms  %s\n", qPrintable(target), qPrintable(figure), ms,
+                goal.isEmpty() ? ""
+                               : qPrintable(QStringLiteral("target %1: %2")
+                                                .arg(goal, met ? QStringLiteral("met")
+                                                               : QStringLiteral("MISSED"))));
+    std::fflush(stdout);
+}
+
+int freePort() {
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return s.serverPort();
+}
+
+// Spin the event loop until condition() holds, checking every pollMs; false on timeout.
+bool spinUntil(const std::function<bool()> &condition, int timeoutMs, int pollMs = 1) {
+    QElapsedTimer t;
+    t.start();
+    while (!condition()) {
+        if (t.elapsed() > timeoutMs) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, pollMs);
+        QThread::usleep(unsigned(pollMs) * 200);
+    }
+    return true;
+}
+
+bool healthOk(int port, const QByteArray &password, const QString &path) {
+    QTcpSocket s;
+    s.connectToHost(QStringLiteral("127.0.0.1"), quint16(port));
+    if (!s.waitForConnected(200)) return false;
+    s.write("GET " + path.toLatin1() +
+            " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Basic " +
+            QByteArray("opencode:" + password).toBase64() + "\r\n\r\n");
+    QByteArray head;
+    while (!head.contains("\r\n") && s.waitForReadyRead(5000))
+        head += s.readAll();
+    return head.startsWith("HTTP/1.1 200");
+}
+
+struct Target {
+    QString name;
+    Settings settings;
+    QString tetherBin;
+    std::unique_ptr<QTemporaryDir> home;
+    int expectedMcp = 0;
+};
+
+// opencode in a private HOME: the real MCP servers plus a stubborn one (tests/e2e wrapper).
+bool prepareOpencode(Target &t, QString *why) {
+    const QString cache =
+        qEnvironmentVariable("TETHER_E2E_CACHE", QStringLiteral("/var/cache/tether-e2e"));
+    const QString bin = cache + QStringLiteral("/node_modules/opencode-linux-x64/bin/opencode");
+    const QString everything =
+        cache +
+        QStringLiteral("/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const QString wrapper = qEnvironmentVariable("TETHER_STUBBORN_MCP");
+    if (!QFileInfo(bin).isExecutable() || !QFileInfo::exists(everything) ||
+        !QFileInfo(wrapper).isExecutable()) {
+        *why =
+            QStringLiteral("opencode or the MCP servers are missing (run scripts/e2e-deps.sh; set "
+                           "TETHER_E2E_CACHE and TETHER_STUBBORN_MCP=tests/e2e/stubborn-mcp.sh)");
+        return false;
+    }
+    t.home = std::make_unique<QTemporaryDir>();
+    const QString h = t.home->path();
+    QDir().mkpath(h + QStringLiteral("/.config/opencode"));
+    QDir().mkpath(h + QStringLiteral("/project"));
+    auto local = [](const QStringList &c) {
+        return QJsonObject{{QStringLiteral("type"), QStringLiteral("local")},
+                           {QStringLiteral("command"), QJsonArray::fromStringList(c)}};
+    };
+    const QJsonObject config{
+        {QStringLiteral("autoupdate"), false},
+        {QStringLiteral("share"), QStringLiteral("disabled")},
+        {QStringLiteral("mcp"),
+         QJsonObject{
+             {QStringLiteral("everything"),
+              local({QStringLiteral("node"), everything, QStringLiteral("stdio")})},
+             {QStringLiteral("stubborn"), local({wrapper, everything, QStringLiteral("stdio")})}}}};
+    QFile f(h + QStringLiteral("/.config/opencode/opencode.json"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(config).toJson()) <= 0) {
+        *why = QStringLiteral("cannot write opencode.json");
+        return false;
+    }
+    f.close();
+    // The service inherits this program's environment: a private HOME, offline-quiet opencode.
+    qputenv("HOME", h.toUtf8());
+    for (const char *x : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"})
+        qunsetenv(x);
+    for (const char *quiet : {"OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_MODELS_FETCH",
+                              "OPENCODE_DISABLE_DEFAULT_PLUGINS", "OPENCODE_DISABLE_LSP_DOWNLOAD",
+                              "OPENCODE_DISABLE_SHARE", "OPENCODE_DISABLE_CLAUDE_CODE",
+                              "OPENCODE_DISABLE_EXTERNAL_SKILLS"})
+        qputenv(quiet, "1");
+    QDir::setCurrent(h + QStringLiteral("/project"));
+    t.settings.profile = QStringLiteral("opencode1");
+    t.settings.program = bin;
+    t.settings.timings.windowMs = 5000;
+    t.settings.timings.probeTimeoutMs = 2000;
+    t.settings.timings.startupDeadlineMs = 180000;
+    t.expectedMcp = 2;
+    return true;
+}
+
+class Bench {
+public:
+    explicit Bench(Target &t)
+        : t_(t) {}
+
+    void run() {
+        Settings &s = t_.settings;
+        s.port = freePort();
+        s.timings.probeIntervalMs = 200;
+        s.timings.graceMs = 500;
+        s.timings.backoffInitialMs = kBackoffMs;
+        s.orphanGraceMs = 300;
+        const ProfileResolution r = resolveProfile(s, {}, t_.tetherBin);
+        if (!r.error.isEmpty()) {
+            std::printf("%s: %s\n", qPrintable(t_.name), qPrintable(r.error));
+            return;
+        }
+        profile_ = r.profile;
+        const double cold = coldStart();
+        line(t_.name, QStringLiteral("service cold start (its own start-up)"), cold);
+
+        make();
+        QElapsedTimer t;
+        t.start();
+        sup_->start();
+        if (!waitReady(200000)) return fail(QStringLiteral("never healthy with its MCP servers"));
+        line(t_.name, QStringLiteral("Tether start -> healthy + MCP rows"), double(t.elapsed()));
+
+        crash(cold);
+        freeze(cold);
+        adopt();
+        sup_->stop();
+        spinUntil([this] { return sup_->status().state == State::Stopped; }, 30000);
+        mcp_.reset();
+        sup_.reset();
+    }
+
+private:
+    Target &t_;
+    Profile profile_;
+    QTemporaryDir data_;
+    std::unique_ptr<Supervisor> sup_;
+    std::unique_ptr<mcp::McpMonitor> mcp_;
+
+    void fail(const QString &why) {
+        std::printf("%s: FAILED: %s (state %s, %s)\n", qPrintable(t_.name), qPrintable(why),
+                    sup_ ? policy::toString(sup_->status().state) : "-",
+                    sup_ ? qPrintable(sup_->status().lastError) : "");
+    }
+    void make() {
+        mcp_.reset();
+        Supervisor::Config c;
+        c.settings = t_.settings;
+        c.profile = profile_;
+        c.registrationPath = data_.filePath(QStringLiteral("service.json"));
+        c.serviceLogPath = data_.filePath(QStringLiteral("service.log"));
+        sup_ = std::make_unique<Supervisor>(c);
+        mcp_ = std::make_unique<mcp::McpMonitor>(sup_.get());
+    }
+    bool ready() const {
+        if (sup_->status().state != State::Healthy ||
+            int(sup_->status().mcp.size()) < t_.expectedMcp)
+            return false;
+        return std::all_of(sup_->status().mcp.begin(), sup_->status().mcp.end(),
+                           [](const McpChildStatus &m) {
+                               return m.pid > 0 && m.status == QLatin1String("connected");
+                           });
+    }
+    bool waitReady(int timeoutMs) {
+        return spinUntil([this] { return ready(); }, timeoutMs, 5);
+    }
+
+    // The service alone, as Tether would start it, polled every 5 ms by this program.
+    double coldStart() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENCODE_SERVER_PASSWORD"), QStringLiteral("bench"));
+        p.setProcessEnvironment(env);
+        p.setStandardOutputFile(QProcess::nullDevice());
+        p.setStandardErrorFile(QProcess::nullDevice());
+        QElapsedTimer t;
+        t.start();
+        p.start(profile_.program, profile_.arguments);
+        const bool ok =
+            p.waitForStarted(10000) &&
+            spinUntil([&] { return healthOk(t_.settings.port, "bench", profile_.healthPath); },
+                      200000, 5);
+        const double ms = double(t.elapsed());
+        // Our own child: kill its group (opencode's MCP children share it), then reap.
+        if (p.processId() > 0) {
+            if (const auto id = os::identityOf(p.processId())) {
+                for (const os::Pid d : os::descendants(id->pid))
+                    if (const auto c = os::identityOf(d)) os::signalIdentity(*c, os::Signal::Kill);
+                os::signalIdentity(*id, os::Signal::Kill);
+            }
+        }
+        p.waitForFinished(10000);
+        spinUntil([&] { return os::listeningPortOwners(quint16(t_.settings.port)).pids.empty(); },
+                  10000, 5);
+        return ok ? ms : -1;
+    }
+
+    std::vector<os::Identity> mcpProcesses() const {
+        std::vector<os::Identity> out;
+        for (const McpChildStatus &m : sup_->status().mcp) {
+            if (const auto id = os::identityOf(m.pid)) out.push_back(*id);
+            for (const os::Pid d : os::descendants(m.pid))
+                if (const auto id = os::identityOf(d)) out.push_back(*id);
+        }
+        return out;
+    }
+
+    void crash(double cold) {
+        const auto service = sup_->serviceIdentity();
+        const std::vector<os::Identity> children = mcpProcesses();
+        qint64 leftHealthy = -1, orphansGone = -1;
+        QElapsedTimer t;
+        auto conn = QObject::connect(sup_.get(), &Supervisor::stateChanged,
+                                     [&](State from, State, const QString &) {
+                                         if (from == State::Healthy && leftHealthy < 0)
+                                             leftHealthy = t.nsecsElapsed() / 1000;
+                                     });
+        t.start();
+        os::signalIdentity(*service, os::Signal::Kill);
+        const bool ok = spinUntil(
+            [&] {
+                if (orphansGone < 0 &&
+                    std::all_of(children.begin(), children.end(), [](const os::Identity &c) {
+                        return os::alive(c) == os::Liveness::Gone;
+                    }))
+                    orphansGone = t.nsecsElapsed() / 1000;
+                return sup_->status().state == State::Healthy && sup_->status().pid != service->pid;
+            },
+            200000, 1);
+        const double healthyMs = double(t.elapsed());
+        QObject::disconnect(conn);
+        if (!ok) return fail(QStringLiteral("not healthy after the crash"));
+        line(t_.name, QStringLiteral("crash: SIGKILL -> state change"), leftHealthy / 1000.0,
+             QStringLiteral("< 50 ms"), leftHealthy >= 0 && leftHealthy < 50000);
+        line(t_.name, QStringLiteral("crash: %1 MCP processes gone").arg(children.size()),
+             orphansGone / 1000.0, QStringLiteral("< 1000 ms"),
+             orphansGone >= 0 && orphansGone < 1000000);
+        line(t_.name, QStringLiteral("crash: SIGKILL -> healthy again"), healthyMs);
+        const double overhead = healthyMs - double(kBackoffMs) - cold;
+        line(t_.name, QStringLiteral("crash -> healthy - back-off - cold start"), overhead,
+             QStringLiteral("< 100 ms"), overhead < 100);
+        waitReady(200000);
+    }
+
+    void freeze(double cold) {
+        const auto service = sup_->serviceIdentity();
+        QElapsedTimer t;
+        t.start();
+        os::signalIdentity(*service, os::Signal::Stop);
+        const bool ok = spinUntil(
+            [&] {
+                return sup_->status().state == State::Healthy && sup_->status().pid != service->pid;
+            },
+            300000, 2);
+        const double ms = double(t.elapsed());
+        if (!ok) return fail(QStringLiteral("frozen service not replaced"));
+        line(t_.name, QStringLiteral("freeze: SIGSTOP -> replacement healthy"), ms);
+        const double overhead = ms - double(t_.settings.timings.windowMs) - cold;
+        line(t_.name,
+             QStringLiteral("freeze -> healthy - (window %1 ms + cold start)")
+                 .arg(t_.settings.timings.windowMs),
+             overhead, QStringLiteral("< 1000 ms"), overhead < 1000);
+        waitReady(200000);
+    }
+
+    void adopt() {
+        const qint64 pid = sup_->status().pid;
+        sup_->leaveRunning();
+        mcp_.reset();
+        sup_.reset();
+        make();
+        QElapsedTimer t;
+        t.start();
+        sup_->start();
+        const bool ok = spinUntil([&] { return sup_->status().state == State::Healthy; }, 60000, 1);
+        if (!ok || sup_->status().pid != pid) return fail(QStringLiteral("not adopted"));
+        line(t_.name, QStringLiteral("launch -> running service adopted, healthy"),
+             double(t.elapsed()));
+    }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    QStringList which = app.arguments().mid(1);
+    if (which.isEmpty()) which = {QStringLiteral("demo"), QStringLiteral("opencode")};
+    const QString tether = qEnvironmentVariable("TETHER_BIN");
+    if (tether.isEmpty()) {
+        std::printf("bench_supervision: set TETHER_BIN to the built tether\n");
+        return 2;
+    }
+    std::printf("bench_supervision: probe interval 200 ms, back-off %lld ms, load %s\n",
+                static_cast<long long>(kBackoffMs),
+                [] {
+                    QFile f(QStringLiteral("/proc/loadavg"));
+                    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray("?");
+                }()
+                    .constData());
+    int failures = 0;
+    for (const QString &name : which) {
+        Target t;
+        t.name = name;
+        t.tetherBin = tether;
+        if (name == QLatin1String("demo")) {
+            t.settings.profile = QStringLiteral("demo");
+            t.settings.arguments = {QStringLiteral("--mcp"), QStringLiteral("3"),
+                                    QStringLiteral("--stubborn")};
+            t.settings.timings.windowMs = 3000;
+            t.settings.timings.probeTimeoutMs = 500;
+            t.expectedMcp = 3;
+        } else {
+            QString why;
+            if (!prepareOpencode(t, &why)) {
+                std::printf("opencode: FAILED: %s\n", qPrintable(why));
+                ++failures;
+                continue;
+            }
+        }
+        Bench(t).run();
+    }
+    return failures == 0 ? 0 : 1;
+}
