@@ -82,7 +82,10 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             p.mcpActionPath = QStringLiteral("/api/mcp/%1/%2");
             p.selfRegistering = true;
         }
-        if (p.program.isEmpty())
+        if (p.program.isEmpty() && id == QLatin1String("opencode2"))
+            // A registered service can be adopted without the binary; only a launch needs it.
+            p.program = QStringLiteral("opencode");
+        else if (p.program.isEmpty())
             out.error = QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
                                        "install it or set [service] program");
     } else if (id == QLatin1String("demo")) {
@@ -104,7 +107,8 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
         if (p.program.isEmpty())
             out.error = QStringLiteral("the custom profile needs [service] program");
     }
-    if (out.error.isEmpty() && !p.program.isEmpty() && !QFileInfo(p.program).isExecutable() &&
+    const bool adoptOnly = id == QLatin1String("opencode2") && s.program.isEmpty() && opencode.program.isEmpty();
+    if (out.error.isEmpty() && !adoptOnly && !p.program.isEmpty() && !QFileInfo(p.program).isExecutable() &&
         QStandardPaths::findExecutable(p.program).isEmpty())
         out.error = QStringLiteral("the service program %1 does not exist or is not executable "
                                    "(setting [service] program)")
