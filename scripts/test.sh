@@ -100,6 +100,13 @@ if TETHER_BIN=$PWD/build/test/app/tether scripts/soak.sh 2 2>&1 | tee build/soak
    grep -q '^SOAK PASSED' build/soak.log; then record "soak (2 min)" 1 0; else record "soak (2 min)" 0 1; fi
 # --- end of the reliability block
 
+# --- DEB install test (issue 6): build the .deb, install it with apt on this machine, run the
+# installed tether against the demo service, purge it and check no file is left. One test.
+echo "=== deb install: package, apt install, run, purge"
+if bash tests/install/deb_install.sh build/package; then record "deb install" 1 0; else record "deb install" 0 1; fi
+# --- end of the DEB install block
+
+
 echo
 printf '%s\n' "${summary[@]}"
 echo "$total_pass passed, $total_fail failed"

@@ -1,5 +1,6 @@
 #include "tray/tray_app.h"
 
+#include "settings/autostart.h"
 #include "settings/storage.h"
 #include "shell/runtime.h"
 #include "tray/tray_menu_model.h"
@@ -86,8 +87,23 @@ void TrayApp::buildMenu() {
     menu_.addAction(tr("Settings..."), this, &TrayApp::showSettings);
     QAction *login = menu_.addAction(tr("Start at login"));
     login->setCheckable(true);
-    login->setEnabled(false);
-    login->setToolTip(tr("Comes with the installer"));
+    // The OS holds the truth (Run key, LaunchAgent, XDG autostart file): read it back whenever
+    // the menu opens and after each change, never from a flag of our own.
+    const auto showLogin = [login] {
+        const LoginMenuItem item = loginMenuItem(platformAutostart()->status());
+        login->setChecked(item.checked);
+        login->setEnabled(item.enabled);
+        login->setToolTip(item.toolTip);
+    };
+    showLogin();
+    connect(&menu_, &QMenu::aboutToShow, this, showLogin);
+    connect(login, &QAction::triggered, this, [showLogin](bool on) {
+        QString error;
+        const auto autostart = platformAutostart();
+        if (!(on ? autostart->enable(&error) : autostart->disable(&error)))
+            QMessageBox::warning(nullptr, tr("Start at login"), error);
+        showLogin();
+    });
     menu_.setToolTipsVisible(true);
     menu_.addSeparator();
     menu_.addAction(tr("About Tether"), this, [] {

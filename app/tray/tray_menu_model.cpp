@@ -74,4 +74,13 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     return m;
 }
 
+LoginMenuItem loginMenuItem(const AutostartStatus &status) {
+    LoginMenuItem item;
+    item.checked = status.state == AutostartStatus::State::On;
+    item.enabled = status.state == AutostartStatus::State::On ||
+                   status.state == AutostartStatus::State::Off;
+    item.toolTip = autostartDescription(status);
+    return item;
+}
+
 } // namespace tether

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "service/status.h"
+#include "settings/autostart.h"
 
 #include <QDateTime>
 #include <QList>
@@ -33,5 +34,15 @@ struct TrayMenuModel {
 };
 
 TrayMenuModel trayMenuModel(const ServiceStatus &status, const QDateTime &now);
+
+// The "Start at login" checkbox, from the entry as read back from the OS: checked only when
+// our entry is there, and disabled (with the reason) when the entry is another program's or
+// unreadable, because Tether will not touch it.
+struct LoginMenuItem {
+    bool checked = false;
+    bool enabled = false;
+    QString toolTip;
+};
+LoginMenuItem loginMenuItem(const AutostartStatus &status);
 
 } // namespace tether
