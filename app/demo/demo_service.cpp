@@ -37,8 +37,10 @@ void scheduleFaults(const DemoServiceOptions &o, SignalPipe &signalPipe) {
         QTimer::singleShot(o.busyAfterMs, [ms = o.busyForMs] { blockMainThreadFor(ms); });
     if (o.crashAfterMs >= 0) QTimer::singleShot(o.crashAfterMs, [] { crashNow(); });
     if (o.freezeAfterMs >= 0)
-        QTimer::singleShot(o.freezeAfterMs, [&signalPipe] {
-            signalPipe.restoreDefaults();
+        QTimer::singleShot(o.freezeAfterMs, [&signalPipe, ignoreTerm = o.ignoreTerm] {
+            signalPipe.restoreDefaults(); // a hung process still dies on SIGTERM...
+            if (ignoreTerm)               // ...unless it ignores it: only SIGKILL helps then
+                ::signal(SIGTERM, SIG_IGN);
             freezeForever();
         });
 }
@@ -65,6 +67,8 @@ int runDemoService(int argc, char **argv) {
     std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us
 #endif
     SignalPipe signalPipe({SIGTERM, SIGINT});
+    if (o.ignoreTerm)
+        ::signal(SIGTERM, SIG_IGN);
     QObject::connect(&signalPipe, &SignalPipe::received, &app,
                      [](int) { QCoreApplication::exit(0); });
 

@@ -22,6 +22,7 @@ const QCommandLineOption kBusyAfter{"busy-after", "Block the event loop after MS
 const QCommandLineOption kBusyFor{"busy-for", "...for MS.", "ms"};
 const QCommandLineOption kCrashAfter{"crash-after", "SIGKILL itself after MS.", "ms"};
 const QCommandLineOption kFreezeAfter{"freeze-after", "Hang forever after MS.", "ms"};
+const QCommandLineOption kIgnoreTerm{"ignore-term", "Ignore SIGTERM (only SIGKILL stops it)."};
 const QCommandLineOption kHealthStatus{"health-status", "HTTP status of /global/health.", "code"};
 const QCommandLineOption kHealthBody{"health-body", "garbage or huge (10 MiB).", "kind"};
 const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, default) or v2 (managed).", "v"};
@@ -31,7 +32,7 @@ const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-rea
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addOptions({kHostname, kPort, kVersion, kPrintVersion, kMcp, kStubborn, kMcpSetsid, kMcpLeak,
-                  kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kHealthStatus,
+                  kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kIgnoreTerm, kHealthStatus,
                   kHealthBody, kProtocol, kStateDir, kRegistrationCheck});
 }
 
@@ -101,6 +102,7 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
         }
     }
     o.mcpStubborn = p.isSet(kStubborn);
+    o.ignoreTerm = p.isSet(kIgnoreTerm);
     if (!readInt(p, kPort, 1, 65535, o.port, error) ||
         !readInt(p, kMcp, 0, 64, o.mcpCount, error) ||
         !readInt(p, kMcpSetsid, 1, 64, o.mcpSetsidIndex, error) ||

@@ -28,6 +28,7 @@ struct DemoServiceOptions {
     int busyForMs = 0;
     int crashAfterMs = -1;
     int freezeAfterMs = -1;
+    bool ignoreTerm = false; // SIGTERM ignored: a stop needs SIGKILL
     int healthStatus = 200;
     HealthBody healthBody = HealthBody::Json;
 

@@ -183,8 +183,9 @@ private slots:
 
     void ownerThatIgnoresTermEndsInKill() {
         Settings s = shortTimings(port_);
-        // A frozen main loop never acts on SIGTERM: only SIGKILL ends it.
-        s.arguments = QStringList{QStringLiteral("--freeze-after"), QStringLiteral("400")};
+        // Frozen and deaf to SIGTERM: only SIGKILL ends it.
+        s.arguments = QStringList{QStringLiteral("--freeze-after"), QStringLiteral("400"),
+                                  QStringLiteral("--ignore-term")};
         s.timings.startupDeadlineMs = 3000;
         Supervisor *sup = make(s);
         sup->start();
