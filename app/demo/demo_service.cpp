@@ -60,15 +60,13 @@ int runDemoService(int argc, char **argv) {
         printLine(o.version);
         return 0;
     }
-    if (o.protocol == 2)
-        return runDemoServiceV2(o);
+    if (o.protocol == 2) return runDemoServiceV2(o);
 
 #ifdef SIGPIPE
     std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us
 #endif
     SignalPipe signalPipe({SIGTERM, SIGINT});
-    if (o.ignoreTerm)
-        ::signal(SIGTERM, SIG_IGN);
+    if (o.ignoreTerm) ::signal(SIGTERM, SIG_IGN);
     QObject::connect(&signalPipe, &SignalPipe::received, &app,
                      [](int) { QCoreApplication::exit(0); });
 
@@ -76,6 +74,13 @@ int runDemoService(int argc, char **argv) {
     QObject::connect(&fleet, &McpFleet::childStarted, [](const QString &name, qint64 pid) {
         printLine(QStringLiteral("mcp %1 pid %2").arg(name).arg(pid));
     });
+    QObject::connect(&fleet, &McpFleet::childReady, [](const QString &name, qint64 pid) {
+        printLine(QStringLiteral("mcp %1 pid %2 ready").arg(name).arg(pid));
+    });
+    QObject::connect(
+        &fleet, &McpFleet::childStopped, [](const QString &name, qint64 pid, const QString &how) {
+            printLine(QStringLiteral("mcp %1 pid %2 stopped: %3").arg(name).arg(pid).arg(how));
+        });
     // The password is never printed, and McpFleet keeps it from the children.
     const QByteArray password = qgetenv("OPENCODE_SERVER_PASSWORD");
     Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet);

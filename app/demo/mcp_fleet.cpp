@@ -103,9 +103,14 @@ void McpFleet::start(Child &child) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.remove(QStringLiteral("OPENCODE_SERVER_PASSWORD"));
     process->setProcessEnvironment(environment);
-    // The replies are not needed; draining them keeps the pipe from filling up.
-    connect(process, &QProcess::readyReadStandardOutput, process,
-            [process] { process->readAllStandardOutput(); });
+    // The first reply (to initialize) means the child is up and serving; later replies are only
+    // drained, so the pipe never fills up.
+    connect(process, &QProcess::readyReadStandardOutput, this,
+            [this, process, name = child.spec.name, answered = false]() mutable {
+                if (!process->readAllStandardOutput().contains('\n') || answered) return;
+                answered = true;
+                emit childReady(name, process->processId());
+            });
     connect(process, &QProcess::finished, this,
             [this, process](int code, QProcess::ExitStatus status) {
                 onFinished(process, code, static_cast<int>(status));
@@ -131,23 +136,37 @@ void McpFleet::start(Child &child) {
 }
 
 void McpFleet::stop(std::vector<Child *> children) {
-    std::vector<QProcess *> processes;
+    struct Stopping {
+        QString name;
+        qint64 pid;
+        QProcess *process;
+    };
+    std::vector<Stopping> stopping;
     for (Child *c : children) {
         if (!c->process) continue;
         QProcess *p = c->process;
         c->process = nullptr; // from here on its exit is expected, not a failure
-        processes.push_back(p);
+        stopping.push_back({c->spec.name, p->processId(), p});
         p->closeWriteChannel(); // EOF on stdin: how an MCP stdio server is asked to leave
     }
     const QDeadlineTimer grace(kStopGraceMs);
-    for (QProcess *p : processes)
-        if (p->state() != QProcess::NotRunning)
-            p->waitForFinished(static_cast<int>(std::max<qint64>(1, grace.remainingTime())));
-    for (QProcess *p : processes) {
+    for (const Stopping &s : stopping)
+        if (s.process->state() != QProcess::NotRunning)
+            s.process->waitForFinished(
+                static_cast<int>(std::max<qint64>(1, grace.remainingTime())));
+    for (const Stopping &s : stopping) {
+        QProcess *p = s.process;
+        QString how;
         if (p->state() != QProcess::NotRunning) {
-            p->kill(); // our own child, still ours (not reaped): safe to signal
+            p->kill(); // our own child, not reaped yet: its pid cannot have been reused
             p->waitForFinished(5000);
+            how = QStringLiteral("killed after %1 ms").arg(kStopGraceMs);
+        } else if (p->exitStatus() == QProcess::CrashExit) {
+            how = QStringLiteral("terminated by a signal");
+        } else {
+            how = QStringLiteral("exited with code %1").arg(p->exitCode());
         }
+        emit childStopped(s.name, s.pid, how);
         p->disconnect(this);
         p->deleteLater();
     }

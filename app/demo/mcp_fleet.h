@@ -56,6 +56,10 @@ public:
 
 signals:
     void childStarted(const QString &name, qint64 pid);
+    // The child answered the MCP initialize request: its own start-up is over.
+    void childReady(const QString &name, qint64 pid);
+    // After a requested stop: "exited with code N", "terminated by a signal" or "killed ...".
+    void childStopped(const QString &name, qint64 pid, const QString &how);
 
 private:
     struct Child {
