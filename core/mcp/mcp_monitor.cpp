@@ -52,6 +52,7 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
         ++generation_;
         configFresh_ = false;
         cpu_.clear();
+        watch_.clear();
     });
     connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
         if (p.healthy)
@@ -99,11 +100,13 @@ void McpMonitor::refresh() {
     const Profile &profile = sup_->config().profile;
     const qint64 interval = sup_->config().settings.timings.probeIntervalMs;
     // On the probe cadence, never faster (start-up probing is quicker than that).
+    // Monotonic: a wall clock set back an hour must not pause the refresh for an hour.
+    const qint64 now = sup_->config().clock();
     if (refreshing_ || sweeping_ || profile.mcpStatusPath.isEmpty() ||
-        (lastRefreshMs_ && wallMs() - lastRefreshMs_ < interval * 9 / 10))
+        (lastRefreshMs_ && now - lastRefreshMs_ < interval * 9 / 10))
         return;
     refreshing_ = true;
-    lastRefreshMs_ = wallMs();
+    lastRefreshMs_ = now;
     const quint64 generation = generation_;
     auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
         HttpCall call;
@@ -156,6 +159,35 @@ void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
     publishRows(parsed.servers);
 }
 
+void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent,
+                          qint64 mono, const policy::ResourceLimits &limits,
+                          QHash<qint64, Watched> &next) {
+    Watched w = watch_.value(tree.rootPid);
+    if (w.startTime != tree.rootStartTime)
+        w = Watched{tree.rootStartTime, {}};
+    const policy::ResourceHistory before = w.history;
+    w.history = policy::addSample(w.history, {mono, tree.rssKiB, cpuPercent}, limits);
+    const policy::ResourceTrend trend = policy::trendOf(w.history, limits);
+    row.rssKiBBefore = trend.rssKiBBefore;
+    row.trendSpanMs = trend.spanMs;
+    row.rssGrowthKiBPerMin = trend.growthKiBPerMin;
+    row.cpuAvgPercent = trend.cpuAvgPercent;
+    row.cpuBusyMs = trend.cpuBusyMs;
+    row.flagged = trend.memoryFlag || trend.cpuFlag;
+    row.flagReason = QString::fromStdString(trend.why);
+    if (policy::newlyFlagged(before, w.history)) {
+        // Only a person restarts it: a leaking tool may be mid-call on something they care about.
+        const QString message = QStringLiteral("MCP server %1 (pid %2): %3. Restart this MCP server "
+                                               "from the tray menu when it suits you.")
+                                    .arg(row.name)
+                                    .arg(tree.rootPid)
+                                    .arg(row.flagReason);
+        emit logLine(QStringLiteral("mcp resources: ") + message);
+        emit sup_->notice(QStringLiteral("mcp-resources"), message);
+    }
+    next.insert(tree.rootPid, w);
+}
+
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
     if (!service)
@@ -195,7 +227,12 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         row.status = QString::fromStdString(s.status);
         row.error = QString::fromStdString(s.error);
     }
+    const qint64 mono = sup_->config().clock(); // CPU rates and trends: never the wall clock
+    const Settings &settings = sup_->config().settings;
+    const policy::ResourceLimits limits =
+        policy::resourceLimits(settings.memoryWarnMiB, settings.cpuBusyMinutes);
     QHash<qint64, CpuSample> cpu;
+    QHash<qint64, Watched> watch;
     for (const McpProcessTree &t : trees) {
         if (t.rootPid == 0)
             continue;
@@ -206,11 +243,15 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
             if (e.process.pid == t.rootPid && e.process.startTime == t.rootStartTime)
                 row.uptimeMs = std::max<qint64>(0, now - e.firstSeenMs);
         const auto prev = cpu_.constFind(t.rootPid);
-        if (prev != cpu_.constEnd() && now > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
-            row.cpuPercent = 100.0 * double(t.cpuTimeMs - prev->cpuMs) / double(now - prev->atMs);
-        cpu.insert(t.rootPid, CpuSample{t.cpuTimeMs, now});
+        double cpuPercent = -1; // unknown on the first sample
+        if (prev != cpu_.constEnd() && mono > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
+            cpuPercent = 100.0 * double(t.cpuTimeMs - prev->cpuMs) / double(mono - prev->atMs);
+        row.cpuPercent = std::max(0.0, cpuPercent);
+        cpu.insert(t.rootPid, CpuSample{t.cpuTimeMs, mono});
+        watchRow(row, t, cpuPercent, mono, limits, watch);
     }
     cpu_ = cpu;
+    watch_ = watch; // children that are gone drop out
     std::sort(rows.begin(), rows.end(), [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });
     sup_->setMcp(rows);
 }

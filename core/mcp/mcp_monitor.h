@@ -6,6 +6,7 @@
 #include "mcp/ledger.h"
 #include "mcp/matching.h"
 #include "mcp/sweeper.h"
+#include "policy/resource_watch.h"
 #include "service/supervisor.h"
 
 #include <QHash>
@@ -42,6 +43,10 @@ private:
     void refresh();
     void onStatusBody(quint64 generation, const QByteArray &body);
     void publishRows(const std::vector<McpServerStatus> &servers);
+    struct Watched;
+    // Feeds one child's sample to the resource watch; fills the row's trend; notifies on a rise.
+    void watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent, qint64 mono,
+                  const policy::ResourceLimits &limits, QHash<qint64, Watched> &next);
     void onServiceDied(const os::Identity &service, qint64 pgid, std::function<void()> done);
     void publishOrphans(const std::vector<policy::Orphan> &orphans);
     std::vector<std::vector<std::string>> commandList() const;
@@ -61,6 +66,11 @@ private:
         qint64 atMs = 0;
     };
     QHash<qint64, CpuSample> cpu_; // per root pid
+    struct Watched {
+        std::uint64_t startTime = 0; // the root's identity with its pid: a reused pid starts over
+        policy::ResourceHistory history;
+    };
+    QHash<qint64, Watched> watch_; // per root pid: the resource watch
 };
 
 } // namespace tether::mcp

@@ -34,7 +34,9 @@ WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t) {
 bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t) {
     // Generous: a busy event loop is late by milliseconds, a sleeping machine by seconds.
     const Ms threshold = std::max<Ms>(1000, 2 * t.probeIntervalMs);
-    return firedAt - dueAt > threshold;
+    // Far earlier than due can only be a clock that went backwards: a gap too, or every
+    // deadline measured from before it would be postponed by the jump.
+    return firedAt - dueAt > threshold || dueAt - firedAt > threshold;
 }
 
 KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs) {

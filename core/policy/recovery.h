@@ -48,7 +48,7 @@ WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t);
 
 // A timer that fired far later than it was due means Tether did not experience that time
 // (system sleep, SIGSTOP, starvation): such a gap must never count against the service.
-bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t);
+bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t); // also: far earlier (clock set back)
 
 // ---- Identity and port checks before any signal (rules 2, 3 and 7) --------------------------
 enum class IdentityCheck { Match, Gone, Different, Unknown };

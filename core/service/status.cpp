@@ -15,6 +15,16 @@ QJsonObject ServiceStatus::toJson() const {
             {QStringLiteral("uptimeMs"), m.uptimeMs},
             {QStringLiteral("rssKiB"), static_cast<qint64>(m.rssKiB)},
             {QStringLiteral("cpuPercent"), m.cpuPercent},
+            {QStringLiteral("trend"),
+             QJsonObject{
+                 {QStringLiteral("rssKiBBefore"), static_cast<qint64>(m.rssKiBBefore)},
+                 {QStringLiteral("spanMs"), m.trendSpanMs},
+                 {QStringLiteral("rssGrowthKiBPerMin"), m.rssGrowthKiBPerMin},
+                 {QStringLiteral("cpuAvgPercent"), m.cpuAvgPercent},
+                 {QStringLiteral("cpuBusyMs"), m.cpuBusyMs},
+             }},
+            {QStringLiteral("flagged"), m.flagged},
+            {QStringLiteral("flagReason"), m.flagReason},
         });
     }
     QJsonArray orphanArray;

@@ -20,6 +20,15 @@ struct McpChildStatus {
     qint64 uptimeMs = 0;
     quint64 rssKiB = 0;
     double cpuPercent = 0;
+    // The resource watch (policy/resource_watch.h): the trend over the last minutes, and
+    // whether the child is flagged for a person to restart it (nothing restarts it by itself).
+    quint64 rssKiBBefore = 0; // resident memory at the start of the trend span
+    qint64 trendSpanMs = 0;   // from that sample to now
+    double rssGrowthKiBPerMin = 0;
+    double cpuAvgPercent = 0; // over the trend span
+    qint64 cpuBusyMs = 0;     // a core busy without a break for this long
+    bool flagged = false;     // memory over [mcp] memoryWarnMiB or a core busy too long
+    QString flagReason;       // why, for a person; empty when not flagged
 };
 
 struct OrphanStatus {
