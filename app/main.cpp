@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSessionManager>
 #include <cstdio>
 #include <cstring>
 
@@ -104,6 +105,14 @@ int main(int argc, char **argv) {
     tether::TrayApp tray(&runtime, options.autostart);
     QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, &app, &QCoreApplication::quit);
     QObject::connect(&runtime, &tether::Runtime::quitRequested, &app, &QCoreApplication::quit);
+    // Logout or shutdown: answer at once (never cancel, never block the session manager), leave
+    // the service as configured, and ask to be started by autostart rather than by session restore.
+    QObject::connect(&app, &QGuiApplication::commitDataRequest, &runtime, [&runtime](QSessionManager &manager) {
+        manager.setRestartHint(QSessionManager::RestartNever);
+        runtime.sessionEnding();
+    });
+    // Quitting (also when the platform ends the session without asking): no start from here on.
+    QObject::connect(&app, &QCoreApplication::aboutToQuit, &runtime, &tether::Runtime::beginQuit);
     tray.show();
     runtime.supervisor()->start();
     const int code = QApplication::exec();

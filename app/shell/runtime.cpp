@@ -58,6 +58,10 @@ Runtime::Init Runtime::init(QString *error) {
     for (const QString &w : settings_.warnings)
         writeLog(QStringLiteral("settings: ") + w);
 
+    wake_ = new WakeWatcher(this);
+    writeLog(wake_->activeSources().isEmpty()
+                 ? QStringLiteral("wake notifications: none here (late timers still reveal a sleep)")
+                 : QStringLiteral("wake notifications: %1").arg(wake_->activeSources().join(QStringLiteral(", "))));
     makeSupervisor(settings_.settings);
     // After the tray is up: the scan reads every process, and the icon should not wait for it.
     QTimer::singleShot(0, mcp_.get(), &mcp::McpMonitor::scanOnLaunch);
@@ -94,6 +98,11 @@ void Runtime::makeSupervisor(const Settings &s) {
     Supervisor *sup = supervisor_.get();
     connect(sup, &Supervisor::statusChanged, this, &Runtime::statusChanged);
     connect(sup, &Supervisor::notice, this, &Runtime::notice);
+    // A wake restarts the recovery window at once: hours asleep never count as hours unanswered.
+    if (wake_)
+        connect(wake_, &WakeWatcher::systemResumed, sup, [sup](const QString &source) {
+            sup->noteTimeGap(QStringLiteral("system resumed (%1)").arg(source));
+        });
     connect(sup, &Supervisor::probed, this, [this](const ProbeSample &p) {
         health_.add({p.at.toMSecsSinceEpoch(), p.latencyMs, true, p.state});
         emit healthChanged();
@@ -137,6 +146,8 @@ void Runtime::applySettings(const Settings &settings) {
 
 QByteArray Runtime::handle(const control::Request &request) {
     const QString &verb = request.verb;
+    if (shuttingDown_ && (verb == QLatin1String("start") || verb == QLatin1String("restart")))
+        return control::errorReply(QStringLiteral("Tether is shutting down: it starts no service now"));
     if (verb == QLatin1String("status"))
         return control::okReply({{QStringLiteral("status"), supervisor_->status().toJson()}});
     if (verb == QLatin1String("start")) {
@@ -233,11 +244,35 @@ void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) 
         writeLog(QStringLiteral("cleanup: ") + line);
 }
 
+void Runtime::beginQuit() {
+    if (shuttingDown_)
+        return;
+    shuttingDown_ = true;
+    if (!supervisor_)
+        return;
+    if (settings_.settings.stopServiceOnQuit) {
+        supervisor_->stop(); // no restart after this: the Supervisor no longer wants it running
+        return;
+    }
+    leftRunning_ = supervisor_->serviceIdentity().has_value();
+    supervisor_->leaveRunning(); // also: nothing may start from now on
+}
+
+void Runtime::sessionEnding() {
+    if (shuttingDown_)
+        return;
+    writeLog(QStringLiteral("session ends: %1").arg(settings_.settings.stopServiceOnQuit
+                                                         ? QStringLiteral("stopping the service")
+                                                         : QStringLiteral("the service keeps running")));
+    beginQuit();
+}
+
 void Runtime::shutdown() {
     if (!supervisor_)
         return;
-    const bool running = supervisor_->serviceIdentity().has_value();
-    if (settings_.settings.stopServiceOnQuit && running) {
+    shuttingDown_ = true;
+    const bool running = supervisor_->serviceIdentity().has_value() || leftRunning_;
+    if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
         QEventLoop loop;
         connect(supervisor_.get(), &Supervisor::stateChanged, &loop, [&loop](policy::State, policy::State to) {
             if (to == policy::State::Stopped)
@@ -246,7 +281,7 @@ void Runtime::shutdown() {
         QTimer::singleShot(int(settings_.settings.timings.graceMs + 5000), &loop, &QEventLoop::quit);
         supervisor_->stop();
         loop.exec();
-    } else {
+    } else if (!settings_.settings.stopServiceOnQuit) {
         supervisor_->leaveRunning();
     }
     writeLog(QStringLiteral("tether quits%1").arg(running && !settings_.settings.stopServiceOnQuit

@@ -7,6 +7,7 @@
 #include "service/health_history.h"
 #include "service/supervisor.h"
 #include "settings/settings.h"
+#include "shell/wake_watcher.h"
 
 #include <QFile>
 #include <QObject>
@@ -46,6 +47,12 @@ public:
 
     // Quit as configured: stop the service only when [app] stopServiceOnQuit is set.
     void shutdown();
+    // The session ends (logout, shutdown): settle the service as configured at once and
+    // without blocking (the session manager is waiting), and never start one from here on.
+    void sessionEnding();
+    // Quitting has begun (aboutToQuit): the same settling, without the session's log line.
+    void beginQuit();
+    bool isShuttingDown() const { return shuttingDown_; }
 
     // MCP servers through the service's own API (disconnect + connect gives a fresh process).
     void reconnectMcp(const QString &name);
@@ -70,6 +77,9 @@ private:
     void makeSupervisor(const Settings &s);
 
     Options options_;
+    WakeWatcher *wake_ = nullptr;
+    bool shuttingDown_ = false;
+    bool leftRunning_ = false; // at quit the service was left running on purpose
     LoadedSettings settings_;
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<mcp::McpMonitor> mcp_; // observes supervisor_: destroyed first

@@ -33,7 +33,7 @@ QSystemTrayIcon::MessageIcon iconFor(const QString &kind) {
         kind == QLatin1String("crashed"))
         return QSystemTrayIcon::Critical;
     if (kind == QLatin1String("version-mismatch") || kind == QLatin1String("orphans-found") ||
-        kind == QLatin1String("stale"))
+        kind == QLatin1String("stale") || kind == QLatin1String("mcp-resources"))
         return QSystemTrayIcon::Warning;
     return QSystemTrayIcon::Information;
 }
@@ -148,7 +148,9 @@ void TrayApp::refreshMcpMenu() {
         trayMenuModel(runtime_->supervisor()->status(), QDateTime::currentDateTime());
     QStringList labels;
     for (const McpMenuRow &row : m.mcpRows)
-        labels << row.label + (row.reconnectEnabled ? QStringLiteral("+") : QStringLiteral("-"));
+        labels << row.label + (row.reconnectEnabled ? QStringLiteral("+") : QStringLiteral("-")) +
+                      row.flagReason;
+    mcpMenu_->setTitle(m.mcpMenuTitle);
     if (labels.isEmpty()) labels << m.mcpEmptyText;
     if (labels == mcpLabels_) return;
     mcpLabels_ = labels;
@@ -162,6 +164,13 @@ void TrayApp::refreshMcpMenu() {
         const QString name = row.name;
         sub->addAction(tr("Reconnect"), this, [this, name] { runtime_->reconnectMcp(name); })
             ->setEnabled(row.reconnectEnabled);
+        if (row.flagged) {
+            // Disconnect + connect through the service: a fresh process, the service untouched.
+            sub->addSeparator();
+            sub->addAction(row.flagReason)->setEnabled(false);
+            sub->addAction(tr("Restart this MCP server"), this, [this, name] { runtime_->reconnectMcp(name); })
+                ->setEnabled(row.reconnectEnabled);
+        }
     }
 }
 

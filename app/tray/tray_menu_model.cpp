@@ -60,9 +60,18 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     for (const McpChildStatus &c : st.mcp) {
         QString status = c.status.isEmpty() ? tr("unknown") : c.status;
         status.replace(QLatin1Char('_'), QLatin1Char(' '));
-        m.mcpRows.append(
-            {c.name, c.name + QStringLiteral(" — ") + status, serviceAnswers(st.state)});
+        // A leaking or spinning child is marked; only a person restarts it.
+        const QString mark = c.flagged ? QStringLiteral("⚠ ") : QString();
+        m.mcpRows.append({c.name, mark + c.name + QStringLiteral(" — ") + status,
+                          serviceAnswers(st.state), c.flagged, c.flagReason});
+        m.mcpFlaggedCount += c.flagged ? 1 : 0;
     }
+    m.mcpMenuTitle = m.mcpFlaggedCount > 0
+                         ? tr("⚠ MCP servers (%1 need attention)").arg(m.mcpFlaggedCount)
+                         : tr("MCP servers");
+    if (m.mcpFlaggedCount > 0)
+        m.tooltip += QLatin1Char('\n') + tr("%1 MCP server(s) use too much memory or CPU")
+                                             .arg(m.mcpFlaggedCount);
     if (m.mcpRows.isEmpty())
         m.mcpEmptyText = running ? tr("No MCP servers") : tr("Service not running");
 

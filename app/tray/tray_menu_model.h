@@ -16,6 +16,9 @@ struct McpMenuRow {
     QString name;
     QString label;         // "name — status"
     bool reconnectEnabled; // the service is up to take the request
+    // The resource watch flagged it (memory or CPU): offer "Restart this MCP server".
+    bool flagged = false;
+    QString flagReason;
 };
 
 struct TrayMenuModel {
@@ -29,6 +32,8 @@ struct TrayMenuModel {
     QString restartLabel;
     QList<McpMenuRow> mcpRows;
     QString mcpEmptyText; // non-empty when there are no rows
+    int mcpFlaggedCount = 0;
+    QString mcpMenuTitle; // "MCP servers", marked when one needs attention
     int orphanCount = 0;
     QString orphanLabel; // empty: no orphan entry in the menu
 };
