@@ -66,6 +66,7 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
 McpMonitor::~McpMonitor() {
     for (QThread *t : findChildren<QThread *>())
         t->wait();
+    sup_->setCrashCleanup({}); // the Supervisor may outlive us: no call into a dead monitor
 }
 
 std::vector<std::vector<std::string>> McpMonitor::commandList() const {

@@ -412,7 +412,8 @@ void Supervisor::onProbeResult(quint64 generation, Ms sentAt, const HttpResult &
     const Ms t = now();
     const auto &timings = config_.settings.timings;
     // A probe that timed out far later than its deadline measured Tether's stall, not the service.
-    if (!r.transportOk && policy::isTimeGap(sentAt + timings.probeTimeoutMs, t, timings)) {
+    const Ms deadline = sentAt + timings.probeTimeoutMs;
+    if (!r.transportOk && t > deadline && policy::isTimeGap(deadline, t, timings)) {
         noteTimeGap(QStringLiteral("probe deadline passed %1 ms late").arg(t - sentAt - timings.probeTimeoutMs));
         return;
     }
