@@ -173,11 +173,36 @@ private slots:
         QVERIFY(!trayMenuModel(failed, t0()).statusLine.contains(QStringLiteral("up ")));
     }
 
+    static McpChildStatus mcpRow(const QString &name, const QString &status, qint64 pid) {
+        McpChildStatus r;
+        r.name = name;
+        r.status = status;
+        r.pid = pid;
+        return r;
+    }
+
+    void aFlaggedMcpServerIsMarkedAndOffersARestart() {
+        ServiceStatus st = statusIn(State::Healthy);
+        st.mcp = {mcpRow(QStringLiteral("leaky"), QStringLiteral("connected"), 12),
+                  mcpRow(QStringLiteral("calm"), QStringLiteral("connected"), 13)};
+        st.mcp[0].flagged = true;
+        st.mcp[0].flagReason = QStringLiteral("memory 1500 MiB is over 1024 MiB (+30 MiB/min)");
+        const TrayMenuModel m = trayMenuModel(st, t0());
+        QVERIFY(m.mcpRows[0].flagged);
+        QVERIFY(m.mcpRows[0].label.startsWith(QStringLiteral("⚠ ")));
+        QCOMPARE(m.mcpRows[0].flagReason, st.mcp[0].flagReason);
+        QVERIFY(!m.mcpRows[1].flagged);
+        QCOMPARE(m.mcpFlaggedCount, 1);
+        QVERIFY(m.mcpMenuTitle.contains(QStringLiteral("1 need attention")));
+        QVERIFY(m.tooltip.contains(QStringLiteral("too much memory or CPU")));
+        st.mcp[0].flagged = false;
+        QCOMPARE(trayMenuModel(st, t0()).mcpMenuTitle, QStringLiteral("MCP servers"));
+    }
+
     void mcpRowsAndOrphanEntry() {
         ServiceStatus st = statusIn(State::Healthy);
-        st.mcp = {
-            {QStringLiteral("filesystem"), QStringLiteral("connected"), {}, 11, 1000, 2048, 0.5},
-            {QStringLiteral("github"), QStringLiteral("needs_auth"), {}, 0, 0, 0, 0}};
+        st.mcp = {mcpRow(QStringLiteral("filesystem"), QStringLiteral("connected"), 11),
+                  mcpRow(QStringLiteral("github"), QStringLiteral("needs_auth"), 0)};
         st.orphans = {{101,
                        {QStringLiteral("/usr/bin/node"), QStringLiteral("server.js")},
                        QStringLiteral("ledger"),
