@@ -383,7 +383,9 @@ void Supervisor::noteTimeGap(const QString &why) {
     if (startupDeadline_ != 0)
         startupDeadline_ = now() + config_.settings.timings.startupDeadlineMs;
     log(QStringLiteral("time gap (%1): the recovery window restarts now").arg(why));
-    if (svc_ && (status_.state == State::NotResponding || status_.state == State::Healthy)) {
+    if (svc_ && !terminating_ &&
+        (status_.state == State::NotResponding || status_.state == State::Healthy ||
+         status_.state == State::Starting)) {
         windowTimer_.stop();
         scheduleProbe(0); // fresh evidence, right away
     }
