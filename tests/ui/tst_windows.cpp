@@ -52,9 +52,20 @@ void fill(Fixture &f) {
     f.status.version = QStringLiteral("1.18.33");
     f.status.restarts = 2;
     f.status.startedAt = now0().addSecs(-125);
-    f.status.mcp = {
-        {QStringLiteral("filesystem"), QStringLiteral("connected"), {}, 11, 90000, 20480, 1.5},
-        {QStringLiteral("github"), QStringLiteral("failed"), QStringLiteral("exit 1"), 0, 0, 0, 0}};
+    const auto mcpRow = [](const char *name, const char *status, const char *error, qint64 pid,
+                           qint64 uptimeMs, quint64 rssKiB, double cpu) {
+        McpChildStatus r;
+        r.name = QString::fromLatin1(name);
+        r.status = QString::fromLatin1(status);
+        r.error = QString::fromLatin1(error);
+        r.pid = pid;
+        r.uptimeMs = uptimeMs;
+        r.rssKiB = rssKiB;
+        r.cpuPercent = cpu;
+        return r;
+    };
+    f.status.mcp = {mcpRow("filesystem", "connected", "", 11, 90000, 20480, 1.5),
+                    mcpRow("github", "failed", "exit 1", 0, 0, 0, 0)};
     f.status.orphans = {{101,
                          {QStringLiteral("/usr/bin/node"), QStringLiteral("srv.js")},
                          QStringLiteral("ledger"),
