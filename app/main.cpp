@@ -51,8 +51,9 @@ int runHeadless(const MainOptions &options) {
     case tether::Runtime::Init::Ok: break;
     }
     tether::QuitSignals quitSignals;
-    QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, qApp, &QCoreApplication::quit);
-    QObject::connect(&runtime, &tether::Runtime::quitRequested, qApp, &QCoreApplication::quit);
+    // Not qApp: in this file that is a QApplication cast, and headless runs a QCoreApplication.
+    QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, QCoreApplication::instance(), &QCoreApplication::quit);
+    QObject::connect(&runtime, &tether::Runtime::quitRequested, QCoreApplication::instance(), &QCoreApplication::quit);
     runtime.supervisor()->start();
     const int code = QCoreApplication::exec();
     runtime.shutdown();
