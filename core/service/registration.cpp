@@ -58,6 +58,7 @@ RegistrationRead parseRegistration(const QByteArray &bytes) {
     r.version = o.value(QLatin1String("version")).toString();
     r.password = o.value(QLatin1String("password")).toString();
     r.profile = o.value(QLatin1String("profile")).toString();
+    r.program = o.value(QLatin1String("program")).toString();
     r.startedAt = QDateTime::fromString(o.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
     RegistrationRead out;
     out.status = RegistrationRead::Status::Ok;
@@ -75,6 +76,7 @@ QByteArray serializeRegistration(const Registration &r) {
         {QStringLiteral("password"), r.password},
         {QStringLiteral("startedAt"), r.startedAt.toString(Qt::ISODateWithMs)},
         {QStringLiteral("profile"), r.profile},
+        {QStringLiteral("program"), r.program},
     };
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }

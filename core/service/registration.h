@@ -18,6 +18,7 @@ struct Registration {
     QDateTime startedAt;
     QString profile;
     qint64 pgid = 0; // the process group the service leads (POSIX), 0 if none
+    QString program; // what was started: a live pid running something else is not the service
 };
 
 struct RegistrationRead {

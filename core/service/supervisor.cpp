@@ -4,6 +4,7 @@
 #include "service/registration.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
@@ -45,6 +46,21 @@ QString describePid(qint64 pid) {
     if (program.isEmpty() && !l.info.argv.empty())
         program = QString::fromStdString(l.info.argv.front());
     return QStringLiteral("PID %1 (%2)").arg(pid).arg(QFileInfo(program).fileName());
+}
+
+// Whether pid runs the registered program (argv[0] or the executable, by path or by name).
+// A registration that does not say what it started cannot identify anything.
+bool runsProgram(qint64 pid, const QString &program) {
+    if (program.isEmpty())
+        return false;
+    const os::Lookup l = os::inspect(pid);
+    if (l.status != os::Lookup::Status::Found)
+        return false;
+    const QString name = QFileInfo(program).fileName();
+    const QString argv0 = l.info.argv.empty() ? QString() : QString::fromStdString(l.info.argv.front());
+    const QString exe = QString::fromStdString(l.info.executable);
+    return argv0 == program || exe == program || QFileInfo(argv0).fileName() == name ||
+           QFileInfo(exe).fileName() == name;
 }
 
 // Processes Tether deliberately leaves running when it quits: QProcess would kill them on
@@ -190,6 +206,11 @@ void Supervisor::start() {
 }
 
 void Supervisor::adoptOrLaunch() {
+    if (want_ != Want::Running || shuttingDown_) { // a stop arrived while a kill was under way
+        if (!shuttingDown_ && !svc_)
+            setState(State::Stopped, QStringLiteral("stopped"));
+        return;
+    }
     if (config_.profile.selfRegistering) {
         adoptOrLaunchManaged();
         return;
@@ -206,7 +227,10 @@ void Supervisor::adoptOrLaunch() {
     } else if (read.status == RegistrationRead::Status::Ok) {
         const Registration &reg = read.registration;
         const os::Identity id{reg.pid, reg.startTime};
-        switch (os::alive(id)) {
+        os::Liveness liveness = os::alive(id);
+        if (liveness == os::Liveness::Alive && !runsProgram(reg.pid, reg.program))
+            liveness = os::Liveness::Gone; // a live pid running something else: not the service
+        switch (liveness) {
         case os::Liveness::Alive:
             if (reg.port == config_.profile.port) {
                 adopt(id, reg.pgid, reg.password, reg.port, false, reg.startedAt);
@@ -359,6 +383,7 @@ void Supervisor::writeOwnRegistration() {
     r.password = svc_->password;
     r.startedAt = status_.startedAt;
     r.profile = config_.profile.id;
+    r.program = config_.profile.program;
     QString error;
     if (!writeRegistration(config_.registrationPath, r, &error))
         log(QStringLiteral("cannot write the registration: %1").arg(error));
@@ -367,7 +392,8 @@ void Supervisor::writeOwnRegistration() {
 // ---- Probing -------------------------------------------------------------------------------
 
 void Supervisor::scheduleProbe(Ms delayMs) {
-    delayMs = std::max<Ms>(0, delayMs);
+    // Never longer than one interval, whatever a clock that jumped makes of the arithmetic.
+    delayMs = std::clamp<Ms>(delayMs, 0, config_.settings.timings.probeIntervalMs);
     probeDueAt_ = now() + delayMs;
     probeTimer_.start(int(delayMs));
 }
@@ -413,6 +439,10 @@ void Supervisor::onProbeResult(quint64 generation, Ms sentAt, const HttpResult &
         return;
     const Ms t = now();
     const auto &timings = config_.settings.timings;
+    if (t < sentAt) { // the clock went backwards under the probe: nothing it says is measured
+        noteTimeGap(QStringLiteral("clock went back %1 ms").arg(sentAt - t));
+        return;
+    }
     // A probe that timed out far later than its deadline measured Tether's stall, not the service.
     const Ms deadline = sentAt + timings.probeTimeoutMs;
     if (!r.transportOk && t > deadline && policy::isTimeGap(deadline, t, timings)) {
@@ -500,6 +530,8 @@ void Supervisor::scheduleWindowCheck(Ms delayMs) {
 void Supervisor::checkWindow() {
     if (!svc_ || terminating_ || status_.state != State::NotResponding)
         return;
+    if (now() < window_.anchor) // the clock went backwards: the window restarts, never stretches
+        noteTimeGap(QStringLiteral("clock went back %1 ms").arg(window_.anchor - now()));
     const policy::WindowDecision d = policy::decideWindow(window_, now(), config_.settings.timings);
     if (!d.recover) {
         scheduleWindowCheck(d.remainingMs);
@@ -673,8 +705,11 @@ void Supervisor::onServiceGone(const QString &reason) {
 }
 
 void Supervisor::scheduleRestart(const QString &reason) {
-    if (want_ != Want::Running || shuttingDown_)
+    if (want_ != Want::Running || shuttingDown_) {
+        if (!shuttingDown_ && !svc_)
+            setState(State::Stopped, QStringLiteral("stopped"));
         return;
+    }
     const policy::RestartDecision d = policy::decideRestart(budget_, now(), config_.settings.timings);
     if (d.giveUp) {
         fail(QStringLiteral("gave up after %1 failed starts within %2 s; last: %3")
