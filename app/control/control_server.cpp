@@ -59,13 +59,24 @@ void ControlServer::onConnection() {
         }
         connect(socket, &QLocalSocket::readyRead, this, [this, socket] {
             // Lines beyond the cap are refused and the connection closed: a flood costs nothing.
-            while (socket->canReadLine() || socket->bytesAvailable() > kMaxLineBytes) {
-                const QByteArray line = socket->readLine(kMaxLineBytes + 1).trimmed();
-                if (line.size() > kMaxLineBytes) {
-                    socket->write(errorReply(QStringLiteral("request too long")));
-                    socket->disconnectFromServer();
+            const auto tooLong = [socket] {
+                socket->write(errorReply(QStringLiteral("request too long")));
+                socket->disconnectFromServer();
+            };
+            for (;;) {
+                if (socket->state() != QLocalSocket::ConnectedState)
+                    return; // refused already: what else arrives is not read
+                if (!socket->canReadLine()) {
+                    if (socket->bytesAvailable() > kMaxLineBytes)
+                        tooLong(); // no newline within the cap
                     return;
                 }
+                const QByteArray raw = socket->readLine();
+                if (raw.size() > kMaxLineBytes + 1) {
+                    tooLong();
+                    return;
+                }
+                const QByteArray line = raw.trimmed();
                 if (line.isEmpty())
                     continue;
                 const ParsedRequest parsed = parseRequest(line);
