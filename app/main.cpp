@@ -32,9 +32,9 @@ MainOptions parseMainOptions(const QCoreApplication &app) {
                                       QStringLiteral("Run the supervisor without a tray."));
     const QCommandLineOption autostart(QStringLiteral("autostart"),
                                        QStringLiteral("Started at login: quietly, no window."));
-    const QCommandLineOption settings(QStringLiteral("settings"),
-                                      QStringLiteral("Use this settings file instead of the user's."),
-                                      QStringLiteral("file"));
+    const QCommandLineOption settings(
+        QStringLiteral("settings"), QStringLiteral("Use this settings file instead of the user's."),
+        QStringLiteral("file"));
     parser.addOptions({headless, autostart, settings});
     parser.process(app);
     return MainOptions{parser.isSet(headless), parser.isSet(autostart), parser.value(settings)};
@@ -47,13 +47,18 @@ int runHeadless(const MainOptions &options) {
     case tether::Runtime::Init::AnotherInstance:
         std::fprintf(stderr, "tether: already running for this user (see `tether status`)\n");
         return 1;
-    case tether::Runtime::Init::Error: std::fprintf(stderr, "tether: %s\n", qPrintable(error)); return 1;
-    case tether::Runtime::Init::Ok: break;
+    case tether::Runtime::Init::Error:
+        std::fprintf(stderr, "tether: %s\n", qPrintable(error));
+        return 1;
+    case tether::Runtime::Init::Ok:
+        break;
     }
     tether::QuitSignals quitSignals;
     // Not qApp: in this file that is a QApplication cast, and headless runs a QCoreApplication.
-    QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, QCoreApplication::instance(), &QCoreApplication::quit);
-    QObject::connect(&runtime, &tether::Runtime::quitRequested, QCoreApplication::instance(), &QCoreApplication::quit);
+    QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested,
+                     QCoreApplication::instance(), &QCoreApplication::quit);
+    QObject::connect(&runtime, &tether::Runtime::quitRequested, QCoreApplication::instance(),
+                     &QCoreApplication::quit);
     runtime.supervisor()->start();
     const int code = QCoreApplication::exec();
     runtime.shutdown();
@@ -83,8 +88,7 @@ int main(int argc, char **argv) {
 
     if (headless) {
         QCoreApplication app(argc, argv);
-        if (verb)
-            return tether::cli::runVerb(app.arguments().mid(1));
+        if (verb) return tether::cli::runVerb(app.arguments().mid(1));
         return runHeadless(parseMainOptions(app));
     }
 
@@ -99,19 +103,24 @@ int main(int argc, char **argv) {
         const auto reply = tether::control::call({QStringLiteral("show"), {}});
         return reply.status == tether::control::Reply::Status::Ok ? 0 : 1;
     }
-    case tether::Runtime::Init::Error: std::fprintf(stderr, "tether: %s\n", qPrintable(error)); return 1;
-    case tether::Runtime::Init::Ok: break;
+    case tether::Runtime::Init::Error:
+        std::fprintf(stderr, "tether: %s\n", qPrintable(error));
+        return 1;
+    case tether::Runtime::Init::Ok:
+        break;
     }
     tether::QuitSignals quitSignals;
     tether::TrayApp tray(&runtime, options.autostart);
-    QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, &app, &QCoreApplication::quit);
+    QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, &app,
+                     &QCoreApplication::quit);
     QObject::connect(&runtime, &tether::Runtime::quitRequested, &app, &QCoreApplication::quit);
     // Logout or shutdown: answer at once (never cancel, never block the session manager), leave
     // the service as configured, and ask to be started by autostart rather than by session restore.
-    QObject::connect(&app, &QGuiApplication::commitDataRequest, &runtime, [&runtime](QSessionManager &manager) {
-        manager.setRestartHint(QSessionManager::RestartNever);
-        runtime.sessionEnding();
-    });
+    QObject::connect(&app, &QGuiApplication::commitDataRequest, &runtime,
+                     [&runtime](QSessionManager &manager) {
+                         manager.setRestartHint(QSessionManager::RestartNever);
+                         runtime.sessionEnding();
+                     });
     // Quitting (also when the platform ends the session without asking): no start from here on.
     QObject::connect(&app, &QCoreApplication::aboutToQuit, &runtime, &tether::Runtime::beginQuit);
     tray.show();

@@ -20,12 +20,12 @@ Reply call(const Request &request, int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
     QByteArray line;
     while (!socket.canReadLine()) {
-        if (deadline.hasExpired() || !socket.waitForReadyRead(int(qMax<qint64>(1, deadline.remainingTime())))) {
+        if (deadline.hasExpired() ||
+            !socket.waitForReadyRead(int(qMax<qint64>(1, deadline.remainingTime())))) {
             reply.error = QStringLiteral("Tether did not answer within %1 ms").arg(timeoutMs);
             return reply;
         }
-        if (socket.bytesAvailable() > kMaxLineBytes * 64)
-            break;
+        if (socket.bytesAvailable() > kMaxLineBytes * 64) break;
     }
     line = socket.readLine();
     const QJsonDocument doc = QJsonDocument::fromJson(line);

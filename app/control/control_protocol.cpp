@@ -37,8 +37,7 @@ ParsedRequest parseRequest(const QByteArray &line) {
 
 QByteArray serializeRequest(const Request &r) {
     QJsonObject o{{QStringLiteral("verb"), r.verb}};
-    if (!r.args.isEmpty())
-        o.insert(QStringLiteral("args"), r.args);
+    if (!r.args.isEmpty()) o.insert(QStringLiteral("args"), r.args);
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
 }
 
@@ -55,7 +54,8 @@ QByteArray errorReply(const QString &message) {
 
 QString serverName() {
 #ifdef Q_OS_WIN
-    const QByteArray hash = QCryptographicHash::hash(storage::dataDir().toUtf8(), QCryptographicHash::Sha256);
+    const QByteArray hash =
+        QCryptographicHash::hash(storage::dataDir().toUtf8(), QCryptographicHash::Sha256);
     return QStringLiteral("tether-") + QString::fromLatin1(hash.toHex().left(16));
 #else
     return storage::dataPath(QStringLiteral("control.sock"));

@@ -13,11 +13,10 @@ inline constexpr qint64 kMaxLineBytes = 64 * 1024;
 
 // Verbs a client may send. "show" comes from a second `tether` launch (raise the window).
 inline const QStringList &verbs() {
-    static const QStringList v{QStringLiteral("status"),  QStringLiteral("start"),
-                               QStringLiteral("stop"),    QStringLiteral("restart"),
-                               QStringLiteral("quit"),    QStringLiteral("cleanup"),
-                               QStringLiteral("show"),    QStringLiteral("mcp-connect"),
-                               QStringLiteral("mcp-disconnect")};
+    static const QStringList v{
+        QStringLiteral("status"),  QStringLiteral("start"),       QStringLiteral("stop"),
+        QStringLiteral("restart"), QStringLiteral("quit"),        QStringLiteral("cleanup"),
+        QStringLiteral("show"),    QStringLiteral("mcp-connect"), QStringLiteral("mcp-disconnect")};
     return v;
 }
 

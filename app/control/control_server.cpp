@@ -37,13 +37,13 @@ ControlServer::Listen ControlServer::listen(QString *error) {
     {
         QLocalSocket probe;
         probe.connectToServer(name);
-        if (probe.waitForConnected(500))
-            return Listen::AnotherInstance;
+        if (probe.waitForConnected(500)) return Listen::AnotherInstance;
     }
     QLocalServer::removeServer(name); // a stale endpoint left by a Tether that died
     if (!server_.listen(name)) {
         if (error)
-            *error = QStringLiteral("cannot open the control socket %1: %2").arg(name, server_.errorString());
+            *error = QStringLiteral("cannot open the control socket %1: %2")
+                         .arg(name, server_.errorString());
         return Listen::Error;
     }
     return Listen::Ok;
@@ -77,8 +77,7 @@ void ControlServer::onConnection() {
                     return;
                 }
                 const QByteArray line = raw.trimmed();
-                if (line.isEmpty())
-                    continue;
+                if (line.isEmpty()) continue;
                 const ParsedRequest parsed = parseRequest(line);
                 socket->write(parsed.ok ? handler_(parsed.request) : errorReply(parsed.error));
             }

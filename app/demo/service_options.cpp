@@ -32,8 +32,8 @@ const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-rea
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addOptions({kHostname, kPort, kVersion, kPrintVersion, kMcp, kStubborn, kMcpSetsid, kMcpLeak,
-                  kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kIgnoreTerm, kHealthStatus,
-                  kHealthBody, kProtocol, kStateDir, kRegistrationCheck});
+                  kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kIgnoreTerm,
+                  kHealthStatus, kHealthBody, kProtocol, kStateDir, kRegistrationCheck});
 }
 
 // Reads an integer option within [min, max]; leaves `out` alone when the option is absent.

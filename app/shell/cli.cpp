@@ -12,8 +12,9 @@
 namespace tether::cli {
 
 namespace {
-const QStringList kVerbs{QStringLiteral("status"), QStringLiteral("start"), QStringLiteral("stop"),
-                         QStringLiteral("restart"), QStringLiteral("quit"), QStringLiteral("cleanup"),
+const QStringList kVerbs{QStringLiteral("status"),      QStringLiteral("start"),
+                         QStringLiteral("stop"),        QStringLiteral("restart"),
+                         QStringLiteral("quit"),        QStringLiteral("cleanup"),
                          QStringLiteral("mcp-connect"), QStringLiteral("mcp-disconnect")};
 
 void print(FILE *to, const QString &text) {
@@ -21,15 +22,15 @@ void print(FILE *to, const QString &text) {
 }
 
 QString humanDuration(qint64 seconds) {
-    if (seconds < 60)
-        return QStringLiteral("%1 s").arg(seconds);
-    if (seconds < 3600)
-        return QStringLiteral("%1 min").arg(seconds / 60);
+    if (seconds < 60) return QStringLiteral("%1 s").arg(seconds);
+    if (seconds < 3600) return QStringLiteral("%1 min").arg(seconds / 60);
     return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 } // namespace
 
-bool isVerb(const QString &arg) { return kVerbs.contains(arg); }
+bool isVerb(const QString &arg) {
+    return kVerbs.contains(arg);
+}
 
 QString describeStatus(const QJsonObject &s) {
     QStringList parts{s.value(QLatin1String("state")).toString()};
@@ -38,24 +39,28 @@ QString describeStatus(const QJsonObject &s) {
     if (!s.value(QLatin1String("version")).toString().isEmpty())
         parts << QStringLiteral("version %1").arg(s.value(QLatin1String("version")).toString());
     parts << QStringLiteral("port %1").arg(s.value(QLatin1String("port")).toInt());
-    const QDateTime started = QDateTime::fromString(s.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
+    const QDateTime started =
+        QDateTime::fromString(s.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
     if (started.isValid() && s.value(QLatin1String("pid")).toInteger() > 0)
-        parts << QStringLiteral("up %1").arg(humanDuration(started.secsTo(QDateTime::currentDateTime())));
-    if (s.value(QLatin1String("external")).toBool())
-        parts << QStringLiteral("external");
+        parts << QStringLiteral("up %1").arg(
+            humanDuration(started.secsTo(QDateTime::currentDateTime())));
+    if (s.value(QLatin1String("external")).toBool()) parts << QStringLiteral("external");
     if (s.value(QLatin1String("versionMismatch")).toBool())
-        parts << QStringLiteral("version mismatch (installed %1)").arg(s.value(QLatin1String("installedVersion")).toString());
+        parts << QStringLiteral("version mismatch (installed %1)")
+                     .arg(s.value(QLatin1String("installedVersion")).toString());
     QString line = parts.join(QStringLiteral(" · "));
     const QString error = s.value(QLatin1String("lastError")).toString();
-    if (!error.isEmpty())
-        line += QStringLiteral("\nlast error: ") + error;
+    if (!error.isEmpty()) line += QStringLiteral("\nlast error: ") + error;
     for (const QJsonValue &m : s.value(QLatin1String("mcp")).toArray()) {
         const QJsonObject o = m.toObject();
-        line += QStringLiteral("\n  mcp %1: %2%3").arg(o.value(QLatin1String("name")).toString(),
-                                                       o.value(QLatin1String("status")).toString(),
-                                                       o.value(QLatin1String("pid")).toInteger() > 0
-                                                           ? QStringLiteral(" (pid %1)").arg(o.value(QLatin1String("pid")).toInteger())
-                                                           : QString());
+        line +=
+            QStringLiteral("\n  mcp %1: %2%3")
+                .arg(
+                    o.value(QLatin1String("name")).toString(),
+                    o.value(QLatin1String("status")).toString(),
+                    o.value(QLatin1String("pid")).toInteger() > 0
+                        ? QStringLiteral(" (pid %1)").arg(o.value(QLatin1String("pid")).toInteger())
+                        : QString());
     }
     const int orphans = s.value(QLatin1String("orphans")).toArray().size();
     if (orphans > 0)
@@ -67,10 +72,14 @@ int runVerb(const QStringList &args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Talk to the running Tether."));
     parser.addPositionalArgument(QStringLiteral("verb"), kVerbs.join(QLatin1Char('|')));
-    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("MCP server name (mcp-connect, mcp-disconnect)"));
+    parser.addPositionalArgument(QStringLiteral("name"),
+                                 QStringLiteral("MCP server name (mcp-connect, mcp-disconnect)"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("cleanup: only list what would be removed."));
-    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (ignored by verbs)."), QStringLiteral("file"));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("cleanup: only list what would be removed."));
+    const QCommandLineOption settings(QStringLiteral("settings"),
+                                      QStringLiteral("Settings file (ignored by verbs)."),
+                                      QStringLiteral("file"));
     parser.addOptions({json, dryRun, settings});
     parser.addHelpOption();
     parser.process(QStringList{QStringLiteral("tether")} + args);
@@ -87,22 +96,29 @@ int runVerb(const QStringList &args) {
         }
         request.args.insert(QStringLiteral("name"), positional.value(1));
     }
-    const control::Reply reply = control::call(request, verb == QLatin1String("cleanup") ? 60000 : 10000);
+    const control::Reply reply =
+        control::call(request, verb == QLatin1String("cleanup") ? 60000 : 10000);
     switch (reply.status) {
     case control::Reply::Status::NotRunning:
         if (verb == QLatin1String("status") && parser.isSet(json))
             print(stdout, QStringLiteral("{\"running\":false}"));
         else
-            print(stderr, QStringLiteral("tether: not running (start it with `tether` or `tether --headless`)"));
+            print(stderr,
+                  QStringLiteral(
+                      "tether: not running (start it with `tether` or `tether --headless`)"));
         return 3;
     case control::Reply::Status::NoAnswer:
-    case control::Reply::Status::Error: print(stderr, QStringLiteral("tether %1: %2").arg(verb, reply.error)); return 1;
-    case control::Reply::Status::Ok: break;
+    case control::Reply::Status::Error:
+        print(stderr, QStringLiteral("tether %1: %2").arg(verb, reply.error));
+        return 1;
+    case control::Reply::Status::Ok:
+        break;
     }
     if (parser.isSet(json)) {
         QJsonObject body = reply.body;
         body.remove(QStringLiteral("ok"));
-        const QJsonObject out = verb == QLatin1String("status") ? body.value(QLatin1String("status")).toObject() : body;
+        const QJsonObject out =
+            verb == QLatin1String("status") ? body.value(QLatin1String("status")).toObject() : body;
         print(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact)));
     } else if (verb == QLatin1String("status")) {
         print(stdout, describeStatus(reply.body.value(QLatin1String("status")).toObject()));

@@ -15,7 +15,8 @@ namespace tether {
 
 Runtime::Runtime(Options options, QObject *parent)
     : QObject(parent)
-    , options_(std::move(options)) {}
+    , options_(std::move(options)) {
+}
 
 Runtime::~Runtime() = default;
 
@@ -31,8 +32,7 @@ void Runtime::writeLog(const QString &line) {
         logFile_.flush();
     }
     events_.append(stamped);
-    if (events_.size() > 1000)
-        events_.removeFirst();
+    if (events_.size() > 1000) events_.removeFirst();
     emit eventLogged(stamped);
     if (options_.echoLog) {
         std::fprintf(stdout, "%s\n", qPrintable(stamped));
@@ -41,11 +41,15 @@ void Runtime::writeLog(const QString &line) {
 }
 
 Runtime::Init Runtime::init(QString *error) {
-    control_ = new control::ControlServer([this](const control::Request &r) { return handle(r); }, this);
+    control_ =
+        new control::ControlServer([this](const control::Request &r) { return handle(r); }, this);
     switch (control_->listen(error)) {
-    case control::ControlServer::Listen::AnotherInstance: return Init::AnotherInstance;
-    case control::ControlServer::Listen::Error: return Init::Error;
-    case control::ControlServer::Listen::Ok: break;
+    case control::ControlServer::Listen::AnotherInstance:
+        return Init::AnotherInstance;
+    case control::ControlServer::Listen::Error:
+        return Init::Error;
+    case control::ControlServer::Listen::Ok:
+        break;
     }
 
     const QString logPath = storage::logsDir() + QStringLiteral("/tether.log");
@@ -59,9 +63,11 @@ Runtime::Init Runtime::init(QString *error) {
         writeLog(QStringLiteral("settings: ") + w);
 
     wake_ = new WakeWatcher(this);
-    writeLog(wake_->activeSources().isEmpty()
-                 ? QStringLiteral("wake notifications: none here (late timers still reveal a sleep)")
-                 : QStringLiteral("wake notifications: %1").arg(wake_->activeSources().join(QStringLiteral(", "))));
+    writeLog(
+        wake_->activeSources().isEmpty()
+            ? QStringLiteral("wake notifications: none here (late timers still reveal a sleep)")
+            : QStringLiteral("wake notifications: %1")
+                  .arg(wake_->activeSources().join(QStringLiteral(", "))));
     makeSupervisor(settings_.settings);
     // After the tray is up: the scan reads every process, and the icon should not wait for it.
     QTimer::singleShot(0, mcp_.get(), &mcp::McpMonitor::scanOnLaunch);
@@ -75,9 +81,12 @@ Runtime::Init Runtime::init(QString *error) {
 }
 
 void Runtime::makeSupervisor(const Settings &s) {
-    const bool wantsOpencode = s.profile == QLatin1String("auto") || s.profile.startsWith(QLatin1String("opencode"));
-    const OpencodeInstall opencode = wantsOpencode && s.program.isEmpty() ? detectOpencode() : OpencodeInstall{};
-    const ProfileResolution resolved = resolveProfile(s, opencode, QCoreApplication::applicationFilePath());
+    const bool wantsOpencode =
+        s.profile == QLatin1String("auto") || s.profile.startsWith(QLatin1String("opencode"));
+    const OpencodeInstall opencode =
+        wantsOpencode && s.program.isEmpty() ? detectOpencode() : OpencodeInstall{};
+    const ProfileResolution resolved =
+        resolveProfile(s, opencode, QCoreApplication::applicationFilePath());
 
     Supervisor::Config config;
     config.settings = s;
@@ -107,10 +116,11 @@ void Runtime::makeSupervisor(const Settings &s) {
         health_.add({p.at.toMSecsSinceEpoch(), p.latencyMs, true, p.state});
         emit healthChanged();
     });
-    connect(sup, &Supervisor::stateChanged, this, [this](policy::State, policy::State to, const QString &) {
-        health_.add({QDateTime::currentMSecsSinceEpoch(), -1, false, to});
-        emit healthChanged();
-    });
+    connect(sup, &Supervisor::stateChanged, this,
+            [this](policy::State, policy::State to, const QString &) {
+                health_.add({QDateTime::currentMSecsSinceEpoch(), -1, false, to});
+                emit healthChanged();
+            });
 }
 
 bool Runtime::changesService(const Settings &before, const Settings &after) {
@@ -124,10 +134,10 @@ void Runtime::applySettings(const Settings &settings) {
     const bool wanted = supervisor_->status().state != policy::State::Stopped;
     if (changesService(before, settings) && supervisor_->serviceIdentity()) {
         QEventLoop loop;
-        connect(supervisor_.get(), &Supervisor::stateChanged, &loop, [&loop](policy::State, policy::State to) {
-            if (to == policy::State::Stopped)
-                loop.quit();
-        });
+        connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
+                [&loop](policy::State, policy::State to) {
+                    if (to == policy::State::Stopped) loop.quit();
+                });
         QTimer::singleShot(int(before.timings.graceMs + 5000), &loop, &QEventLoop::quit);
         supervisor_->stop();
         loop.exec();
@@ -139,15 +149,15 @@ void Runtime::applySettings(const Settings &settings) {
     settings_ = LoadedSettings{settings, {}};
     writeLog(QStringLiteral("settings applied"));
     makeSupervisor(settings);
-    if (wanted)
-        supervisor_->start();
+    if (wanted) supervisor_->start();
     emit statusChanged();
 }
 
 QByteArray Runtime::handle(const control::Request &request) {
     const QString &verb = request.verb;
     if (shuttingDown_ && (verb == QLatin1String("start") || verb == QLatin1String("restart")))
-        return control::errorReply(QStringLiteral("Tether is shutting down: it starts no service now"));
+        return control::errorReply(
+            QStringLiteral("Tether is shutting down: it starts no service now"));
     if (verb == QLatin1String("status"))
         return control::okReply({{QStringLiteral("status"), supervisor_->status().toJson()}});
     if (verb == QLatin1String("start")) {
@@ -181,8 +191,7 @@ QByteArray Runtime::handle(const control::Request &request) {
                                      {QStringLiteral("kind"), o.kind},
                                      {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
         QString message = summary.lines.join(QLatin1Char('\n'));
-        if (summary.found.isEmpty())
-            message = QStringLiteral("no orphaned MCP processes");
+        if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
         return control::okReply({{QStringLiteral("dryRun"), dryRun},
                                  {QStringLiteral("found"), found},
                                  {QStringLiteral("killed"), summary.killed},
@@ -193,8 +202,7 @@ QByteArray Runtime::handle(const control::Request &request) {
     }
     if (verb == QLatin1String("mcp-connect") || verb == QLatin1String("mcp-disconnect")) {
         const QString name = request.args.value(QLatin1String("name")).toString();
-        if (name.isEmpty())
-            return control::errorReply(QStringLiteral("name the MCP server"));
+        if (name.isEmpty()) return control::errorReply(QStringLiteral("name the MCP server"));
         if (!supervisor_->serviceIdentity())
             return control::errorReply(QStringLiteral("the service is not running"));
         setMcpConnected(name, verb == QLatin1String("mcp-connect"));
@@ -205,8 +213,7 @@ QByteArray Runtime::handle(const control::Request &request) {
 
 void Runtime::setMcpConnected(const QString &name, bool connected) {
     const Profile &profile = supervisor_->config().profile;
-    if (profile.mcpActionPath.isEmpty() || !supervisor_->serviceIdentity())
-        return;
+    if (profile.mcpActionPath.isEmpty() || !supervisor_->serviceIdentity()) return;
     HttpCall call;
     call.method = "POST";
     const QString path = profile.mcpActionPath.arg(QString::fromUtf8(QUrl::toPercentEncoding(name)),
@@ -217,15 +224,15 @@ void Runtime::setMcpConnected(const QString &name, bool connected) {
     call.timeoutMs = 30000;
     sendHttp(supervisor_->network(), call, this, [this, name, connected](const HttpResult &r) {
         writeLog(QStringLiteral("mcp %1 %2: %3")
-                     .arg(name, connected ? QStringLiteral("connect") : QStringLiteral("disconnect"),
+                     .arg(name,
+                          connected ? QStringLiteral("connect") : QStringLiteral("disconnect"),
                           r.transportOk ? QStringLiteral("HTTP %1").arg(r.status) : r.error));
     });
 }
 
 void Runtime::reconnectMcp(const QString &name) {
     const Profile &profile = supervisor_->config().profile;
-    if (profile.mcpActionPath.isEmpty() || !supervisor_->serviceIdentity())
-        return;
+    if (profile.mcpActionPath.isEmpty() || !supervisor_->serviceIdentity()) return;
     HttpCall call;
     call.method = "POST";
     const QString encoded = QString::fromUtf8(QUrl::toPercentEncoding(name));
@@ -233,9 +240,8 @@ void Runtime::reconnectMcp(const QString &name) {
         QUrl(profile.mcpActionPath.arg(encoded, QStringLiteral("disconnect")).mid(1)));
     call.authorization = supervisor_->authorization();
     call.timeoutMs = 30000;
-    sendHttp(supervisor_->network(), call, this, [this, name](const HttpResult &) {
-        setMcpConnected(name, true);
-    });
+    sendHttp(supervisor_->network(), call, this,
+             [this, name](const HttpResult &) { setMcpConnected(name, true); });
 }
 
 void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) {
@@ -245,11 +251,9 @@ void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) 
 }
 
 void Runtime::beginQuit() {
-    if (shuttingDown_)
-        return;
+    if (shuttingDown_) return;
     shuttingDown_ = true;
-    if (!supervisor_)
-        return;
+    if (!supervisor_) return;
     if (settings_.settings.stopServiceOnQuit) {
         supervisor_->stop(); // no restart after this: the Supervisor no longer wants it running
         return;
@@ -259,34 +263,35 @@ void Runtime::beginQuit() {
 }
 
 void Runtime::sessionEnding() {
-    if (shuttingDown_)
-        return;
-    writeLog(QStringLiteral("session ends: %1").arg(settings_.settings.stopServiceOnQuit
-                                                         ? QStringLiteral("stopping the service")
-                                                         : QStringLiteral("the service keeps running")));
+    if (shuttingDown_) return;
+    writeLog(QStringLiteral("session ends: %1")
+                 .arg(settings_.settings.stopServiceOnQuit
+                          ? QStringLiteral("stopping the service")
+                          : QStringLiteral("the service keeps running")));
     beginQuit();
 }
 
 void Runtime::shutdown() {
-    if (!supervisor_)
-        return;
+    if (!supervisor_) return;
     shuttingDown_ = true;
     const bool running = supervisor_->serviceIdentity().has_value() || leftRunning_;
     if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
         QEventLoop loop;
-        connect(supervisor_.get(), &Supervisor::stateChanged, &loop, [&loop](policy::State, policy::State to) {
-            if (to == policy::State::Stopped)
-                loop.quit();
-        });
-        QTimer::singleShot(int(settings_.settings.timings.graceMs + 5000), &loop, &QEventLoop::quit);
+        connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
+                [&loop](policy::State, policy::State to) {
+                    if (to == policy::State::Stopped) loop.quit();
+                });
+        QTimer::singleShot(int(settings_.settings.timings.graceMs + 5000), &loop,
+                           &QEventLoop::quit);
         supervisor_->stop();
         loop.exec();
     } else if (!settings_.settings.stopServiceOnQuit) {
         supervisor_->leaveRunning();
     }
-    writeLog(QStringLiteral("tether quits%1").arg(running && !settings_.settings.stopServiceOnQuit
-                                                       ? QStringLiteral("; the service keeps running")
-                                                       : QString()));
+    writeLog(QStringLiteral("tether quits%1")
+                 .arg(running && !settings_.settings.stopServiceOnQuit
+                          ? QStringLiteral("; the service keeps running")
+                          : QString()));
 }
 
 } // namespace tether

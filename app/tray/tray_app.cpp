@@ -168,7 +168,8 @@ void TrayApp::refreshMcpMenu() {
             // Disconnect + connect through the service: a fresh process, the service untouched.
             sub->addSeparator();
             sub->addAction(row.flagReason)->setEnabled(false);
-            sub->addAction(tr("Restart this MCP server"), this, [this, name] { runtime_->reconnectMcp(name); })
+            sub->addAction(tr("Restart this MCP server"), this,
+                           [this, name] { runtime_->reconnectMcp(name); })
                 ->setEnabled(row.reconnectEnabled);
         }
     }

@@ -70,8 +70,8 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
                          ? tr("⚠ MCP servers (%1 need attention)").arg(m.mcpFlaggedCount)
                          : tr("MCP servers");
     if (m.mcpFlaggedCount > 0)
-        m.tooltip += QLatin1Char('\n') + tr("%1 MCP server(s) use too much memory or CPU")
-                                             .arg(m.mcpFlaggedCount);
+        m.tooltip += QLatin1Char('\n') +
+                     tr("%1 MCP server(s) use too much memory or CPU").arg(m.mcpFlaggedCount);
     if (m.mcpRows.isEmpty())
         m.mcpEmptyText = running ? tr("No MCP servers") : tr("Service not running");
 
@@ -86,8 +86,8 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
 LoginMenuItem loginMenuItem(const AutostartStatus &status) {
     LoginMenuItem item;
     item.checked = status.state == AutostartStatus::State::On;
-    item.enabled = status.state == AutostartStatus::State::On ||
-                   status.state == AutostartStatus::State::Off;
+    item.enabled =
+        status.state == AutostartStatus::State::On || status.state == AutostartStatus::State::Off;
     item.toolTip = autostartDescription(status);
     return item;
 }

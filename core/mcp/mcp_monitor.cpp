@@ -23,7 +23,9 @@ QStringList toQt(const std::vector<std::string> &v) {
     return out;
 }
 
-qint64 wallMs() { return QDateTime::currentMSecsSinceEpoch(); }
+qint64 wallMs() {
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
 OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &ledger) {
     OrphanStatus s;
@@ -37,7 +39,9 @@ OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &l
     return s;
 }
 
-QString cachePath() { return storage::dataPath(QStringLiteral("mcp-commands.json")); }
+QString cachePath() {
+    return storage::dataPath(QStringLiteral("mcp-commands.json"));
+}
 
 } // namespace
 
@@ -45,8 +49,7 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
     : QObject(parent)
     , sup_(supervisor)
     , ledger_(std::make_unique<Ledger>()) {
-    if (!ledger_->load())
-        emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
+    if (!ledger_->load()) emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
     loadCommandCache();
     connect(sup_, &Supervisor::serviceStarted, this, [this] {
         ++generation_;
@@ -55,12 +58,12 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
         watch_.clear();
     });
     connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
-        if (p.healthy)
-            refresh();
+        if (p.healthy) refresh();
     });
-    sup_->setCrashCleanup([this](const os::Identity &service, qint64 pgid, std::function<void()> done) {
-        onServiceDied(service, pgid, std::move(done));
-    });
+    sup_->setCrashCleanup(
+        [this](const os::Identity &service, qint64 pgid, std::function<void()> done) {
+            onServiceDied(service, pgid, std::move(done));
+        });
 }
 
 McpMonitor::~McpMonitor() {
@@ -78,21 +81,23 @@ std::vector<std::vector<std::string>> McpMonitor::commandList() const {
 
 void McpMonitor::loadCommandCache() {
     QByteArray bytes;
-    if (storage::readSmallFile(cachePath(), 1024 * 1024, &bytes, nullptr) != storage::ReadStatus::Ok)
+    if (storage::readSmallFile(cachePath(), 1024 * 1024, &bytes, nullptr) !=
+        storage::ReadStatus::Ok)
         return;
     const ConfigParse parsed = parseConfig(bytes);
-    if (parsed.ok)
-        commands_ = localCommands(parsed.entries);
+    if (parsed.ok) commands_ = localCommands(parsed.entries);
 }
 
 void McpMonitor::saveCommandCache() {
     QJsonObject mcp;
     for (const McpCommand &c : commands_)
-        mcp.insert(QString::fromStdString(c.name),
-                   QJsonObject{{QStringLiteral("type"), QStringLiteral("local")},
-                               {QStringLiteral("command"), QJsonArray::fromStringList(toQt(c.command))}});
+        mcp.insert(
+            QString::fromStdString(c.name),
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("local")},
+                        {QStringLiteral("command"), QJsonArray::fromStringList(toQt(c.command))}});
     QString error;
-    storage::writePrivateFile(cachePath(), QJsonDocument(QJsonObject{{QStringLiteral("mcp"), mcp}}).toJson(), &error);
+    storage::writePrivateFile(
+        cachePath(), QJsonDocument(QJsonObject{{QStringLiteral("mcp"), mcp}}).toJson(), &error);
 }
 
 // ---- While the service runs -----------------------------------------------------------------
@@ -120,8 +125,7 @@ void McpMonitor::refresh() {
     auto afterConfig = [this, generation, get, profile] {
         get(profile.mcpStatusPath, [this, generation](const HttpResult &r) {
             refreshing_ = false;
-            if (generation != generation_ || !r.transportOk || r.status != 200)
-                return;
+            if (generation != generation_ || !r.transportOk || r.status != 200) return;
             onStatusBody(generation, r.body);
         });
     };
@@ -141,7 +145,8 @@ void McpMonitor::refresh() {
                 configFresh_ = true;
                 saveCommandCache();
             } else {
-                emit logLine(QStringLiteral("mcp config unreadable: %1").arg(QString::fromStdString(parsed.error)));
+                emit logLine(QStringLiteral("mcp config unreadable: %1")
+                                 .arg(QString::fromStdString(parsed.error)));
             }
         }
         afterConfig();
@@ -149,12 +154,12 @@ void McpMonitor::refresh() {
 }
 
 void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
-    if (generation != generation_)
-        return;
+    if (generation != generation_) return;
     const bool v2 = sup_->config().profile.id == QLatin1String("opencode2");
     const StatusParse parsed = v2 ? parseStatusV2(body) : parseStatusV1(body);
     if (!parsed.ok) {
-        emit logLine(QStringLiteral("mcp status unreadable: %1").arg(QString::fromStdString(parsed.error)));
+        emit logLine(
+            QStringLiteral("mcp status unreadable: %1").arg(QString::fromStdString(parsed.error)));
         return;
     }
     publishRows(parsed.servers);
@@ -164,8 +169,7 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
                           qint64 mono, const policy::ResourceLimits &limits,
                           QHash<qint64, Watched> &next) {
     Watched w = watch_.value(tree.rootPid);
-    if (w.startTime != tree.rootStartTime)
-        w = Watched{tree.rootStartTime, {}};
+    if (w.startTime != tree.rootStartTime) w = Watched{tree.rootStartTime, {}};
     const policy::ResourceHistory before = w.history;
     w.history = policy::addSample(w.history, {mono, tree.rssKiB, cpuPercent}, limits);
     const policy::ResourceTrend trend = policy::trendOf(w.history, limits);
@@ -178,11 +182,12 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
     row.flagReason = QString::fromStdString(trend.why);
     if (policy::newlyFlagged(before, w.history)) {
         // Only a person restarts it: a leaking tool may be mid-call on something they care about.
-        const QString message = QStringLiteral("MCP server %1 (pid %2): %3. Restart this MCP server "
-                                               "from the tray menu when it suits you.")
-                                    .arg(row.name)
-                                    .arg(tree.rootPid)
-                                    .arg(row.flagReason);
+        const QString message =
+            QStringLiteral("MCP server %1 (pid %2): %3. Restart this MCP server "
+                           "from the tray menu when it suits you.")
+                .arg(row.name)
+                .arg(tree.rootPid)
+                .arg(row.flagReason);
         emit logLine(QStringLiteral("mcp resources: ") + message);
         emit sup_->notice(QStringLiteral("mcp-resources"), message);
     }
@@ -191,33 +196,31 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
 
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
-    if (!service)
-        return;
+    if (!service) return;
     // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
     const std::vector<os::ProcessInfo> snap = os::snapshotTree(service->pid);
     const std::vector<McpProcessTree> trees = matchMcpProcesses(service->pid, snap, commands_);
     const qint64 now = wallMs();
-    if (ledger_->record(observedChildren(*service, trees, snap, now)) && !ledger_->error().isEmpty())
+    if (ledger_->record(observedChildren(*service, trees, snap, now)) &&
+        !ledger_->error().isEmpty())
         emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
     // Children of this service that exited drop out; entries of earlier services wait for a
     // scan (they may be orphans a person has not decided on yet).
     std::vector<os::Identity> exited;
     for (const LedgerEntry &e : ledger_->entries()) {
-        if (!(e.service == *service))
-            continue;
+        if (!(e.service == *service)) continue;
         const bool inTree = std::any_of(snap.begin(), snap.end(), [&](const os::ProcessInfo &p) {
-            return p.pid == e.process.pid && p.startTime == e.process.startTime && p.state != os::RunState::Zombie;
+            return p.pid == e.process.pid && p.startTime == e.process.startTime &&
+                   p.state != os::RunState::Zombie;
         });
-        if (!inTree && os::alive(e.process) == os::Liveness::Gone)
-            exited.push_back(e.process);
+        if (!inTree && os::alive(e.process) == os::Liveness::Gone) exited.push_back(e.process);
     }
     ledger_->remove(exited);
 
     QList<McpChildStatus> rows;
     auto rowFor = [&](const std::string &name) -> McpChildStatus & {
         for (McpChildStatus &r : rows)
-            if (r.name == QString::fromStdString(name))
-                return r;
+            if (r.name == QString::fromStdString(name)) return r;
         rows.append(McpChildStatus{});
         rows.last().name = QString::fromStdString(name);
         rows.last().status = QString::fromLatin1(status::Unknown);
@@ -235,8 +238,7 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     QHash<qint64, CpuSample> cpu;
     QHash<qint64, Watched> watch;
     for (const McpProcessTree &t : trees) {
-        if (t.rootPid == 0)
-            continue;
+        if (t.rootPid == 0) continue;
         McpChildStatus &row = rowFor(t.name);
         row.pid = t.rootPid;
         row.rssKiB = t.rssKiB;
@@ -253,13 +255,15 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     }
     cpu_ = cpu;
     watch_ = watch; // children that are gone drop out
-    std::sort(rows.begin(), rows.end(), [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });
+    std::sort(rows.begin(), rows.end(),
+              [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });
     sup_->setMcp(rows);
 }
 
 // ---- When the service dies --------------------------------------------------------------------
 
-void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid, std::function<void()> done) {
+void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid,
+                               std::function<void()> done) {
     const Settings &s = sup_->config().settings;
     ++generation_;
     refreshing_ = false;
@@ -279,7 +283,8 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid, std::fu
     outcome->timer.start();
     Ledger *ledger = ledger_.get();
     const auto commands = commandList();
-    const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs), std::chrono::milliseconds(2000)};
+    const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs),
+                             std::chrono::milliseconds(2000)};
     QThread *worker = QThread::create([=] {
         outcome->result = cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config);
         // What is left of the service's own group (it led it): the kernel does not reuse the
@@ -298,8 +303,7 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid, std::fu
                 const auto deadline = std::chrono::steady_clock::now() + config.grace;
                 while (members() > 0 && std::chrono::steady_clock::now() < deadline)
                     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-                if (members() > 0)
-                    os::signalGroup(pgid, os::Signal::Kill);
+                if (members() > 0) os::signalGroup(pgid, os::Signal::Kill);
             }
         }
     });
@@ -318,10 +322,12 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid, std::fu
                              .arg(outcome->groupSignalled)
                              .arg(outcome->timer.elapsed()));
             for (const SweepResult &r : report.results)
-                if (r.outcome == os::TerminateOutcome::Refused || r.outcome == os::TerminateOutcome::Unknown)
+                if (r.outcome == os::TerminateOutcome::Refused ||
+                    r.outcome == os::TerminateOutcome::Unknown)
                     emit logLine(QStringLiteral("  pid %1: %2 (%3)")
                                      .arg(r.target.id.pid)
-                                     .arg(QLatin1String(os::toString(r.outcome)), QString::fromStdString(r.detail)));
+                                     .arg(QLatin1String(os::toString(r.outcome)),
+                                          QString::fromStdString(r.detail)));
             publishOrphans({});
         } else {
             publishOrphans(outcome->result.scan.orphans);
@@ -346,15 +352,13 @@ void McpMonitor::publishOrphans(const std::vector<policy::Orphan> &orphans) {
 
 void McpMonitor::scanOnLaunch() {
     const QString mode = sup_->config().settings.orphansOnLaunch;
-    if (mode == QLatin1String("ignore"))
-        return;
+    if (mode == QLatin1String("ignore")) return;
     const ScanResult r = scan(*ledger_, commandList());
     emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
                      .arg(r.orphans.size())
                      .arg(r.snapshot.size())
                      .arg(double(r.elapsed.count()) / 1000.0, 0, 'f', 1));
-    if (r.orphans.empty())
-        return;
+    if (r.orphans.empty()) return;
     if (mode == QLatin1String("clean")) {
         const CleanupSummary summary = cleanupNow(false);
         for (const QString &line : summary.lines)
@@ -362,9 +366,10 @@ void McpMonitor::scanOnLaunch() {
         return;
     }
     publishOrphans(r.orphans);
-    emit sup_->notice(QStringLiteral("orphans-found"),
-                      QStringLiteral("%1 orphaned MCP process(es) from an earlier run are still running.")
-                          .arg(r.orphans.size()));
+    emit sup_->notice(
+        QStringLiteral("orphans-found"),
+        QStringLiteral("%1 orphaned MCP process(es) from an earlier run are still running.")
+            .arg(r.orphans.size()));
 }
 
 McpMonitor::CleanupSummary McpMonitor::cleanupNow(bool dryRun, const QList<qint64> &onlyPids,
@@ -379,29 +384,43 @@ McpMonitor::CleanupSummary McpMonitor::cleanupNow(bool dryRun, const QList<qint6
     ScanResult found = scan(*ledger_, commandList());
     if (!onlyPids.isEmpty())
         found.orphans.erase(std::remove_if(found.orphans.begin(), found.orphans.end(),
-                                           [&](const policy::Orphan &o) { return !onlyPids.contains(o.process.pid); }),
+                                           [&](const policy::Orphan &o) {
+                                               return !onlyPids.contains(o.process.pid);
+                                           }),
                             found.orphans.end());
     for (const policy::Orphan &o : found.orphans)
         out.found << toStatus(o, ledger_->entries());
-    const policy::SweepPlan plan =
-        policy::planSweep(found.orphans, found.snapshot, found.self, policy::SweepOptions{possibleConfirmed});
+    const policy::SweepPlan plan = policy::planSweep(found.orphans, found.snapshot, found.self,
+                                                     policy::SweepOptions{possibleConfirmed});
     if (dryRun) {
         for (const OrphanStatus &o : out.found)
             out.lines << QStringLiteral("pid %1 (%2): would be removed%3")
                              .arg(o.pid)
                              .arg(o.argv.join(QLatin1Char(' ')).left(120))
-                             .arg(o.kind == QLatin1String("possible") ? QStringLiteral(" after confirmation") : QString());
+                             .arg(o.kind == QLatin1String("possible")
+                                      ? QStringLiteral(" after confirmation")
+                                      : QString());
         return out;
     }
     const SweepReport report = sweep(plan, config);
     ledger_->remove(report.gone());
     for (const SweepResult &r : report.results) {
         switch (r.outcome) {
-        case os::TerminateOutcome::Killed: ++out.killed; break;
-        case os::TerminateOutcome::ExitedOnTerm: ++out.exitedOnTerm; break;
-        case os::TerminateOutcome::AlreadyGone: ++out.alreadyGone; break;
-        case os::TerminateOutcome::Refused: ++out.refused; break;
-        case os::TerminateOutcome::Unknown: ++out.unknown; break;
+        case os::TerminateOutcome::Killed:
+            ++out.killed;
+            break;
+        case os::TerminateOutcome::ExitedOnTerm:
+            ++out.exitedOnTerm;
+            break;
+        case os::TerminateOutcome::AlreadyGone:
+            ++out.alreadyGone;
+            break;
+        case os::TerminateOutcome::Refused:
+            ++out.refused;
+            break;
+        case os::TerminateOutcome::Unknown:
+            ++out.unknown;
+            break;
         }
         out.lines << QStringLiteral("pid %1 (%2): %3%4")
                          .arg(r.target.id.pid)
@@ -409,7 +428,9 @@ McpMonitor::CleanupSummary McpMonitor::cleanupNow(bool dryRun, const QList<qint6
                                                          ? r.target.argv.front()
                                                          : r.target.name))
                          .arg(QLatin1String(os::toString(r.outcome)))
-                         .arg(r.detail.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail)));
+                         .arg(r.detail.empty()
+                                  ? QString()
+                                  : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail)));
     }
     // What is still there after the sweep (refused, unconfirmed) stays listed.
     const ScanResult after = scan(*ledger_, commandList());

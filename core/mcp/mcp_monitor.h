@@ -55,9 +55,9 @@ private:
 
     Supervisor *sup_;
     std::unique_ptr<Ledger> ledger_;
-    std::vector<McpCommand> commands_;  // from the service's config (cached across launches)
-    bool configFresh_ = false;          // fetched for the current service
-    quint64 generation_ = 0;            // bumps with every new service
+    std::vector<McpCommand> commands_; // from the service's config (cached across launches)
+    bool configFresh_ = false;         // fetched for the current service
+    quint64 generation_ = 0;           // bumps with every new service
     bool refreshing_ = false;
     bool sweeping_ = false;
     qint64 lastRefreshMs_ = 0;

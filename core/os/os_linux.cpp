@@ -264,12 +264,14 @@ std::vector<ProcessInfo> snapshotTree(Pid root) {
         if (readProcess(proc.fd, name.c_str(), info, buf, nullptr) != Read::Ok) continue;
         out.push_back(std::move(info));
         if (out.size() > 100000) break; // a loop in what the kernel tells us: stop
-        const int taskDir = ::openat(proc.fd, (name + "/task").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        const int taskDir =
+            ::openat(proc.fd, (name + "/task").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (taskDir < 0) continue;
         std::vector<PidName> tasks;
         const bool listed = pidNames(taskDir, tasks);
         for (const PidName &tid : tasks) {
-            const ssize_t n = readInto(taskDir, (std::string(tid.data()) + "/children").c_str(), list);
+            const ssize_t n =
+                readInto(taskDir, (std::string(tid.data()) + "/children").c_str(), list);
             if (n < 0 && n != -ENOENT && !listed) break;
             if (n == -ENOENT) { // a kernel without CONFIG_PROC_CHILDREN: filter a full snapshot
                 ::close(taskDir);
@@ -282,11 +284,14 @@ std::vector<ProcessInfo> snapshotTree(Pid root) {
                         if (p.pid == d) tree.push_back(p);
                 return tree;
             }
-            for (std::string_view rest(list.data(), n > 0 ? static_cast<size_t>(n) : 0); !rest.empty();) {
+            for (std::string_view rest(list.data(), n > 0 ? static_cast<size_t>(n) : 0);
+                 !rest.empty();) {
                 const size_t space = rest.find(' ');
                 const std::string_view token = rest.substr(0, space);
-                if (!token.empty()) frontier.push_back(std::strtoll(std::string(token).c_str(), nullptr, 10));
-                rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+                if (!token.empty())
+                    frontier.push_back(std::strtoll(std::string(token).c_str(), nullptr, 10));
+                rest =
+                    space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
             }
         }
         ::close(taskDir);

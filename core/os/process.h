@@ -38,7 +38,9 @@ struct Identity {
 inline bool operator==(const Identity &a, const Identity &b) {
     return a.pid == b.pid && a.startTime == b.startTime;
 }
-inline bool operator!=(const Identity &a, const Identity &b) { return !(a == b); }
+inline bool operator!=(const Identity &a, const Identity &b) {
+    return !(a == b);
+}
 
 enum class Liveness { Alive, Gone, Unknown };
 
@@ -66,9 +68,9 @@ std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap);
 std::vector<Pid> descendants(Pid root);
 
 struct PortOwners {
-    bool ok = false;         // false: the tables could not be read (answer unknown)
-    std::vector<Pid> pids;   // processes with a LISTEN socket on the port (IPv4 or IPv6)
-    bool listening = false;  // a listener exists (its owner may be unreadable: pid unknown)
+    bool ok = false;        // false: the tables could not be read (answer unknown)
+    std::vector<Pid> pids;  // processes with a LISTEN socket on the port (IPv4 or IPv6)
+    bool listening = false; // a listener exists (its owner may be unreadable: pid unknown)
     std::string error;
 };
 PortOwners listeningPortOwners(std::uint16_t port);

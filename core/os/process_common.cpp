@@ -10,33 +10,38 @@ namespace tether::os {
 
 const char *toString(TerminateOutcome o) {
     switch (o) {
-    case TerminateOutcome::ExitedOnTerm: return "exited-on-term";
-    case TerminateOutcome::Killed: return "killed";
-    case TerminateOutcome::AlreadyGone: return "already-gone";
-    case TerminateOutcome::Refused: return "refused";
-    case TerminateOutcome::Unknown: return "unknown";
+    case TerminateOutcome::ExitedOnTerm:
+        return "exited-on-term";
+    case TerminateOutcome::Killed:
+        return "killed";
+    case TerminateOutcome::AlreadyGone:
+        return "already-gone";
+    case TerminateOutcome::Refused:
+        return "refused";
+    case TerminateOutcome::Unknown:
+        return "unknown";
     }
     return "unknown";
 }
 
 Liveness alive(const Identity &id) {
-    if (id.pid <= 0)
-        return Liveness::Gone;
+    if (id.pid <= 0) return Liveness::Gone;
     const Lookup l = inspect(id.pid);
     switch (l.status) {
-    case Lookup::Status::NotFound: return Liveness::Gone;
-    case Lookup::Status::Error: return Liveness::Unknown;
-    case Lookup::Status::Found: break;
-    }
-    if (l.info.state == RunState::Zombie || l.info.startTime != id.startTime)
+    case Lookup::Status::NotFound:
         return Liveness::Gone;
+    case Lookup::Status::Error:
+        return Liveness::Unknown;
+    case Lookup::Status::Found:
+        break;
+    }
+    if (l.info.state == RunState::Zombie || l.info.startTime != id.startTime) return Liveness::Gone;
     return Liveness::Alive;
 }
 
 std::optional<Identity> identityOf(Pid pid) {
     const Lookup l = inspect(pid);
-    if (l.status != Lookup::Status::Found || l.info.state == RunState::Zombie)
-        return std::nullopt;
+    if (l.status != Lookup::Status::Found || l.info.state == RunState::Zombie) return std::nullopt;
     return Identity{l.info.pid, l.info.startTime};
 }
 
@@ -56,13 +61,10 @@ std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap) {
         auto [begin, end] = children.equal_range(parent);
         for (auto it = begin; it != end; ++it) {
             const ProcessInfo *child = it->second;
-            if (child->pid == parent || child->pid == root)
-                continue;
+            if (child->pid == parent || child->pid == root) continue;
             // A stale ppid can point at a reused pid: a real child never predates its parent.
-            if (parentIt != byPid.end() && child->startTime < parentIt->second->startTime)
-                continue;
-            if (std::find(out.begin(), out.end(), child->pid) != out.end())
-                continue;
+            if (parentIt != byPid.end() && child->startTime < parentIt->second->startTime) continue;
+            if (std::find(out.begin(), out.end(), child->pid) != out.end()) continue;
             out.push_back(child->pid);
             frontier.push_back(child->pid);
         }
@@ -70,7 +72,9 @@ std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap) {
     return out;
 }
 
-std::vector<Pid> descendants(Pid root) { return descendants(root, snapshot()); }
+std::vector<Pid> descendants(Pid root) {
+    return descendants(root, snapshot());
+}
 
 #ifndef __linux__
 std::vector<ProcessInfo> snapshotTree(Pid root) {
@@ -88,10 +92,8 @@ bool waitGone(const Identity &id, std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     auto pause = std::chrono::milliseconds(1);
     for (;;) {
-        if (alive(id) == Liveness::Gone)
-            return true;
-        if (std::chrono::steady_clock::now() >= deadline)
-            return false;
+        if (alive(id) == Liveness::Gone) return true;
+        if (std::chrono::steady_clock::now() >= deadline) return false;
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::milliseconds(20));
     }

@@ -12,22 +12,26 @@ Ms startupProbeDelay(int attempt) {
     return std::min<Ms>(delay, 500);
 }
 
-RecoveryWindow windowOpenedAt(Ms now) { return RecoveryWindow{now, false}; }
+RecoveryWindow windowOpenedAt(Ms now) {
+    return RecoveryWindow{now, false};
+}
 
-RecoveryWindow onProbeAnswered(RecoveryWindow, Ms now) { return RecoveryWindow{now, false}; }
+RecoveryWindow onProbeAnswered(RecoveryWindow, Ms now) {
+    return RecoveryWindow{now, false};
+}
 
 RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt) {
-    if (probeSentAt >= w.anchor)
-        w.freshMiss = true;
+    if (probeSentAt >= w.anchor) w.freshMiss = true;
     return w;
 }
 
-RecoveryWindow onTimeGap(RecoveryWindow, Ms now) { return RecoveryWindow{now, false}; }
+RecoveryWindow onTimeGap(RecoveryWindow, Ms now) {
+    return RecoveryWindow{now, false};
+}
 
 WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t) {
     const Ms elapsed = std::max<Ms>(0, now - w.anchor);
-    if (elapsed >= t.windowMs && w.freshMiss)
-        return WindowDecision{true, 0};
+    if (elapsed >= t.windowMs && w.freshMiss) return WindowDecision{true, 0};
     return WindowDecision{false, std::max<Ms>(0, t.windowMs - elapsed)};
 }
 
@@ -41,26 +45,35 @@ bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t) {
 
 KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs) {
     switch (identity) {
-    case IdentityCheck::Unknown: return KillVerdict::Refuse;
+    case IdentityCheck::Unknown:
+        return KillVerdict::Refuse;
     case IdentityCheck::Gone:
-    case IdentityCheck::Different: return KillVerdict::DropStale;
-    case IdentityCheck::Match: break;
+    case IdentityCheck::Different:
+        return KillVerdict::DropStale;
+    case IdentityCheck::Match:
+        break;
     }
     switch (port) {
-    case PortCheck::OwnedByService: return KillVerdict::Proceed;
-    case PortCheck::Unknown: return KillVerdict::Refuse;
+    case PortCheck::OwnedByService:
+        return KillVerdict::Proceed;
+    case PortCheck::Unknown:
+        return KillVerdict::Refuse;
     case PortCheck::Free:
-    case PortCheck::OwnedByOther: return startedByUs ? KillVerdict::Proceed : KillVerdict::Refuse;
+    case PortCheck::OwnedByOther:
+        return startedByUs ? KillVerdict::Proceed : KillVerdict::Refuse;
     }
     return KillVerdict::Refuse;
 }
 
 StartVerdict decideStart(PortCheck port) {
     switch (port) {
-    case PortCheck::Free: return StartVerdict::Start;
+    case PortCheck::Free:
+        return StartVerdict::Start;
     case PortCheck::OwnedByOther:
-    case PortCheck::OwnedByService: return StartVerdict::PortHeld;
-    case PortCheck::Unknown: return StartVerdict::RetryLater;
+    case PortCheck::OwnedByService:
+        return StartVerdict::PortHeld;
+    case PortCheck::Unknown:
+        return StartVerdict::RetryLater;
     }
     return StartVerdict::RetryLater;
 }
@@ -81,8 +94,7 @@ RestartBudget recordFailure(RestartBudget b, Ms now, const Timings &t) {
 
 RestartDecision decideRestart(const RestartBudget &b, Ms now, const Timings &t) {
     const auto recent = withinBurstWindow(b.failures, now, t);
-    if (static_cast<int>(recent.size()) >= t.burst)
-        return RestartDecision{true, 0};
+    if (static_cast<int>(recent.size()) >= t.burst) return RestartDecision{true, 0};
     Ms delay = t.backoffInitialMs;
     for (int i = 1; i < b.consecutive && delay < t.backoffMaxMs; ++i)
         delay *= 2;
@@ -90,18 +102,15 @@ RestartDecision decideRestart(const RestartBudget &b, Ms now, const Timings &t) 
 }
 
 RestartBudget onHealthy(RestartBudget b, Ms healthySince, Ms now, const Timings &t) {
-    if (now - healthySince >= t.stableResetMs)
-        return RestartBudget{};
+    if (now - healthySince >= t.stableResetMs) return RestartBudget{};
     return b;
 }
 
 static std::string normalizedVersion(const std::string &v) {
     std::string out;
     for (char c : v)
-        if (!std::isspace(static_cast<unsigned char>(c)))
-            out.push_back(c);
-    if (!out.empty() && (out[0] == 'v' || out[0] == 'V'))
-        out.erase(0, 1);
+        if (!std::isspace(static_cast<unsigned char>(c))) out.push_back(c);
+    if (!out.empty() && (out[0] == 'v' || out[0] == 'V')) out.erase(0, 1);
     return out;
 }
 

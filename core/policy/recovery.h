@@ -64,9 +64,9 @@ enum class KillVerdict {
 KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs);
 
 enum class StartVerdict {
-    Start,       // the port is free
-    PortHeld,    // another program listens: Failed, naming it
-    RetryLater,  // the port table could not be read
+    Start,      // the port is free
+    PortHeld,   // another program listens: Failed, naming it
+    RetryLater, // the port table could not be read
 };
 StartVerdict decideStart(PortCheck port);
 

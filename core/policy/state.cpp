@@ -20,8 +20,7 @@ constexpr Name kNames[] = {
 
 const char *toString(State s) {
     for (const Name &n : kNames)
-        if (n.state == s)
-            return n.name;
+        if (n.state == s) return n.name;
     return "stopped";
 }
 

@@ -8,7 +8,8 @@ namespace tether {
 HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteArray &body) {
     HealthVerdict v;
     if (httpStatus == 401 || httpStatus == 403) {
-        v.error = QStringLiteral("health endpoint refused the credentials (HTTP %1)").arg(httpStatus);
+        v.error =
+            QStringLiteral("health endpoint refused the credentials (HTTP %1)").arg(httpStatus);
         return v;
     }
     if (httpStatus < 200 || httpStatus > 299) {
@@ -23,12 +24,10 @@ HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteA
     }
     const QJsonObject o = doc.object();
     const QJsonValue version = o.value(QLatin1String("version"));
-    if (version.isString())
-        v.version = version.toString().left(64);
+    if (version.isString()) v.version = version.toString().left(64);
     if (profileId == QLatin1String("opencode2")) {
         const double pid = o.value(QLatin1String("pid")).toDouble(0);
-        if (pid > 1 && pid < 4294967296.0)
-            v.reportedPid = qint64(pid);
+        if (pid > 1 && pid < 4294967296.0) v.reportedPid = qint64(pid);
         if (!version.isString()) {
             v.error = QStringLiteral("/api/info has no version");
             return v;

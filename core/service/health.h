@@ -8,9 +8,9 @@ namespace tether {
 
 struct HealthVerdict {
     bool healthy = false;
-    QString version;       // empty when the body has none
+    QString version;        // empty when the body has none
     qint64 reportedPid = 0; // opencode2 /api/info reports its pid
-    QString error;         // why not healthy
+    QString error;          // why not healthy
 };
 
 // profileId selects the body shape: "opencode2" -> /api/info, else {"healthy":..,"version":..}.

@@ -28,12 +28,13 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
     QNetworkRequest request(call.url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                          QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    if (!call.authorization.isEmpty())
-        request.setRawHeader("Authorization", call.authorization);
+    if (!call.authorization.isEmpty()) request.setRawHeader("Authorization", call.authorization);
     if (!call.body.isEmpty())
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/json"));
 
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
@@ -46,15 +47,13 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
     auto state = std::make_shared<State>();
     QPointer<QObject> guard(context);
     auto finish = [=](HttpResult r) {
-        if (state->finished)
-            return;
+        if (state->finished) return;
         state->finished = true;
         r.latencyMs = timer->elapsed();
         reply->disconnect(); // no later signal may call back
         reply->abort();
         reply->deleteLater();
-        if (guard)
-            done(r);
+        if (guard) done(r);
     };
 
     auto *deadline = new QTimer(reply);

@@ -9,7 +9,8 @@
 namespace tether {
 
 QString parseVersionOutput(const QByteArray &output) {
-    static const QRegularExpression re(QStringLiteral("(\\d+\\.\\d+(?:\\.\\d+)?(?:[-+][0-9A-Za-z.-]+)?)"));
+    static const QRegularExpression re(
+        QStringLiteral("(\\d+\\.\\d+(?:\\.\\d+)?(?:[-+][0-9A-Za-z.-]+)?)"));
     const auto m = re.match(QString::fromUtf8(output.left(4096)));
     return m.hasMatch() ? m.captured(1) : QString();
 }
@@ -25,11 +26,9 @@ OpencodeInstall detectOpencode() {
     found.program = QStandardPaths::findExecutable(QStringLiteral("opencode"));
     if (found.program.isEmpty()) {
         const QString home = QDir::homePath() + QStringLiteral("/.opencode/bin/opencode");
-        if (QFileInfo(home).isExecutable())
-            found.program = home;
+        if (QFileInfo(home).isExecutable()) found.program = home;
     }
-    if (found.program.isEmpty())
-        return found;
+    if (found.program.isEmpty()) return found;
     QProcess p;
     p.start(found.program, {QStringLiteral("--version")});
     if (p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit)
@@ -73,9 +72,10 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             // configured arguments; opencode itself gets `serve --service` first.
             const bool wrapper = !s.program.isEmpty() &&
                                  QFileInfo(s.program).baseName() != QLatin1String("opencode");
-            p.arguments = wrapper ? s.arguments
-                                  : QStringList{QStringLiteral("serve"), QStringLiteral("--service")} +
-                                        s.arguments;
+            p.arguments = wrapper
+                              ? s.arguments
+                              : QStringList{QStringLiteral("serve"), QStringLiteral("--service")} +
+                                    s.arguments;
             p.healthPath = QStringLiteral("/api/info");
             p.mcpStatusPath = QStringLiteral("/api/mcp");
             p.configPath = QStringLiteral("/api/config"); // unconfirmed in 2.x: a 404 is harmless
@@ -86,8 +86,9 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             // A registered service can be adopted without the binary; only a launch needs it.
             p.program = QStringLiteral("opencode");
         else if (p.program.isEmpty())
-            out.error = QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
-                                       "install it or set [service] program");
+            out.error =
+                QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
+                               "install it or set [service] program");
     } else if (id == QLatin1String("demo")) {
         p.program = tetherBinary;
         p.arguments = QStringList{QStringLiteral("demo-service"), QStringLiteral("--port"), port} +
@@ -107,9 +108,10 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
         if (p.program.isEmpty())
             out.error = QStringLiteral("the custom profile needs [service] program");
     }
-    const bool adoptOnly = id == QLatin1String("opencode2") && s.program.isEmpty() && opencode.program.isEmpty();
-    if (out.error.isEmpty() && !adoptOnly && !p.program.isEmpty() && !QFileInfo(p.program).isExecutable() &&
-        QStandardPaths::findExecutable(p.program).isEmpty())
+    const bool adoptOnly =
+        id == QLatin1String("opencode2") && s.program.isEmpty() && opencode.program.isEmpty();
+    if (out.error.isEmpty() && !adoptOnly && !p.program.isEmpty() &&
+        !QFileInfo(p.program).isExecutable() && QStandardPaths::findExecutable(p.program).isEmpty())
         out.error = QStringLiteral("the service program %1 does not exist or is not executable "
                                    "(setting [service] program)")
                         .arg(p.program);

@@ -17,12 +17,12 @@ struct Profile {
     QString program;
     QStringList arguments; // the full argument list, port already filled in
     int port = 0;
-    QString healthPath;       // GET, answered with a JSON object
-    QString mcpStatusPath;    // GET, empty when the service has none
-    QString configPath;       // GET, MCP entries with their command arrays
-    QString mcpActionPath;    // with %1 = name, %2 = connect|disconnect; empty when none
-    QString authUser;         // Basic auth user; empty: no auth
-    QString passwordEnv;      // the environment variable that passes the per-start password
+    QString healthPath;           // GET, answered with a JSON object
+    QString mcpStatusPath;        // GET, empty when the service has none
+    QString configPath;           // GET, MCP entries with their command arrays
+    QString mcpActionPath;        // with %1 = name, %2 = connect|disconnect; empty when none
+    QString authUser;             // Basic auth user; empty: no auth
+    QString passwordEnv;          // the environment variable that passes the per-start password
     bool selfRegistering = false; // opencode2: the service writes its own service.json
     QString installedVersion;     // the version the installed program reports; empty: unknown
 };

@@ -21,11 +21,9 @@ RegistrationRead invalid(const QString &why) {
 
 bool readInteger(const QJsonObject &o, const char *key, qint64 min, qint64 max, qint64 *out) {
     const QJsonValue v = o.value(QLatin1String(key));
-    if (!v.isDouble())
-        return false;
+    if (!v.isDouble()) return false;
     const double d = v.toDouble();
-    if (d < double(min) || d > double(max) || d != double(qint64(d)))
-        return false;
+    if (d < double(min) || d > double(max) || d != double(qint64(d))) return false;
     *out = qint64(d);
     return true;
 }
@@ -35,9 +33,9 @@ RegistrationRead parseRegistration(const QByteArray &bytes) {
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
     if (err.error != QJsonParseError::NoError)
-        return invalid(QStringLiteral("registration is not valid JSON (%1)").arg(err.errorString()));
-    if (!doc.isObject())
-        return invalid(QStringLiteral("registration is not a JSON object"));
+        return invalid(
+            QStringLiteral("registration is not valid JSON (%1)").arg(err.errorString()));
+    if (!doc.isObject()) return invalid(QStringLiteral("registration is not a JSON object"));
     const QJsonObject o = doc.object();
     Registration r;
     qint64 port = 0, pgid = 0;
@@ -59,7 +57,8 @@ RegistrationRead parseRegistration(const QByteArray &bytes) {
     r.password = o.value(QLatin1String("password")).toString();
     r.profile = o.value(QLatin1String("profile")).toString();
     r.program = o.value(QLatin1String("program")).toString();
-    r.startedAt = QDateTime::fromString(o.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
+    r.startedAt =
+        QDateTime::fromString(o.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
     RegistrationRead out;
     out.status = RegistrationRead::Status::Ok;
     out.registration = r;
@@ -81,16 +80,21 @@ QByteArray serializeRegistration(const Registration &r) {
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
-QString registrationPath() { return storage::dataPath(QStringLiteral("service.json")); }
+QString registrationPath() {
+    return storage::dataPath(QStringLiteral("service.json"));
+}
 
 RegistrationRead readRegistration(const QString &path) {
     QByteArray bytes;
     QString error;
     switch (storage::readSmallFile(path, kMaxRegistrationBytes, &bytes, &error)) {
-    case storage::ReadStatus::Missing: return RegistrationRead{};
+    case storage::ReadStatus::Missing:
+        return RegistrationRead{};
     case storage::ReadStatus::TooLarge:
-    case storage::ReadStatus::Error: return invalid(error);
-    case storage::ReadStatus::Ok: break;
+    case storage::ReadStatus::Error:
+        return invalid(error);
+    case storage::ReadStatus::Ok:
+        break;
     }
     RegistrationRead r = parseRegistration(bytes);
     if (r.status == RegistrationRead::Status::Invalid)
@@ -102,7 +106,9 @@ bool writeRegistration(const QString &path, const Registration &r, QString *erro
     return storage::writePrivateFile(path, serializeRegistration(r), error);
 }
 
-void removeRegistration(const QString &path) { QFile::remove(path); }
+void removeRegistration(const QString &path) {
+    QFile::remove(path);
+}
 
 QString setRegistrationAside(const QString &path) {
     const QString aside = path + QStringLiteral(".bad");

@@ -14,7 +14,8 @@ namespace tether {
 
 struct McpChildStatus {
     QString name;
-    QString status; // connected | disabled | failed | needs_auth | needs_client_registration | unknown
+    QString
+        status; // connected | disabled | failed | needs_auth | needs_client_registration | unknown
     QString error;
     qint64 pid = 0; // 0: no matching process found
     qint64 uptimeMs = 0;

@@ -28,8 +28,8 @@ QString randomPassword() {
     QByteArray bytes(24, Qt::Uninitialized);
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(bytes.data()),
                                           bytes.size() / 4);
-    return QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding |
-                                              QByteArray::OmitTrailingEquals));
+    return QString::fromLatin1(
+        bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
 std::function<qint64()> steadyClock() {
@@ -40,8 +40,7 @@ std::function<qint64()> steadyClock() {
 
 QString describePid(qint64 pid) {
     const os::Lookup l = os::inspect(pid);
-    if (l.status != os::Lookup::Status::Found)
-        return QStringLiteral("PID %1").arg(pid);
+    if (l.status != os::Lookup::Status::Found) return QStringLiteral("PID %1").arg(pid);
     QString program = QString::fromStdString(l.info.executable);
     if (program.isEmpty() && !l.info.argv.empty())
         program = QString::fromStdString(l.info.argv.front());
@@ -51,13 +50,12 @@ QString describePid(qint64 pid) {
 // Whether pid runs the registered program (argv[0] or the executable, by path or by name).
 // A registration that does not say what it started cannot identify anything.
 bool runsProgram(qint64 pid, const QString &program) {
-    if (program.isEmpty())
-        return false;
+    if (program.isEmpty()) return false;
     const os::Lookup l = os::inspect(pid);
-    if (l.status != os::Lookup::Status::Found)
-        return false;
+    if (l.status != os::Lookup::Status::Found) return false;
     const QString name = QFileInfo(program).fileName();
-    const QString argv0 = l.info.argv.empty() ? QString() : QString::fromStdString(l.info.argv.front());
+    const QString argv0 =
+        l.info.argv.empty() ? QString() : QString::fromStdString(l.info.argv.front());
     const QString exe = QString::fromStdString(l.info.executable);
     return argv0 == program || exe == program || QFileInfo(argv0).fileName() == name ||
            QFileInfo(exe).fileName() == name;
@@ -89,8 +87,7 @@ void runBlocking(QObject *owner, std::function<T()> work, std::function<void(T)>
 Supervisor::Supervisor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config)) {
-    if (!config_.clock)
-        config_.clock = steadyClock();
+    if (!config_.clock) config_.clock = steadyClock();
     nam_ = newLoopbackManager(this);
     status_.profile = config_.profile.id;
     status_.port = quint16(config_.profile.port);
@@ -109,12 +106,10 @@ Supervisor::Supervisor(Config config, QObject *parent)
         checkWindow();
     });
     connect(&restartTimer_, &QTimer::timeout, this, [this] {
-        if (want_ == Want::Running && !svc_ && !shuttingDown_)
-            adoptOrLaunch();
+        if (want_ == Want::Running && !svc_ && !shuttingDown_) adoptOrLaunch();
     });
     connect(&aliveTimer_, &QTimer::timeout, this, [this] {
-        if (svc_ && !svc_->ourChild && !terminating_ &&
-            os::alive(svc_->id) == os::Liveness::Gone)
+        if (svc_ && !svc_->ourChild && !terminating_ && os::alive(svc_->id) == os::Liveness::Gone)
             onServiceGone(QStringLiteral("pid %1 exited").arg(svc_->id.pid));
     });
 }
@@ -124,8 +119,7 @@ Supervisor::~Supervisor() {
     // Blocking workers (terminate) hold no pointer to us once joined.
     for (QThread *t : findChildren<QThread *>())
         t->wait();
-    if (svc_ && svc_->process)
-        leaveRunning();
+    if (svc_ && svc_->process) leaveRunning();
 }
 
 QUrl Supervisor::baseUrl() const {
@@ -138,23 +132,22 @@ QUrl Supervisor::baseUrl() const {
 }
 
 QByteArray Supervisor::authorization() const {
-    if (!svc_ || config_.profile.authUser.isEmpty() || svc_->password.isEmpty())
-        return {};
+    if (!svc_ || config_.profile.authUser.isEmpty() || svc_->password.isEmpty()) return {};
     return basicAuth(config_.profile.authUser, svc_->password);
 }
 
 std::optional<os::Identity> Supervisor::serviceIdentity() const {
-    if (!svc_)
-        return std::nullopt;
+    if (!svc_) return std::nullopt;
     return svc_->id;
 }
 
-void Supervisor::log(const QString &line) { emit logLine(line); }
+void Supervisor::log(const QString &line) {
+    emit logLine(line);
+}
 
 void Supervisor::setState(State s, const QString &reason) {
     const State from = status_.state;
-    if (from == s && reason.isEmpty())
-        return;
+    if (from == s && reason.isEmpty()) return;
     status_.state = s;
     if (from != s) {
         log(QStringLiteral("state %1 -> %2%3")
@@ -171,13 +164,11 @@ void Supervisor::fail(const QString &message, const QString &noticeKind) {
     restartTimer_.stop();
     status_.lastError = message;
     setState(State::Failed, message);
-    if (!noticeKind.isEmpty())
-        emit notice(noticeKind, message);
+    if (!noticeKind.isEmpty()) emit notice(noticeKind, message);
 }
 
 void Supervisor::setMcp(const QList<McpChildStatus> &rows) {
-    if (!svc_)
-        return; // a late answer about a service that is gone
+    if (!svc_) return; // a late answer about a service that is gone
     status_.mcp = rows;
     emit statusChanged();
 }
@@ -190,11 +181,9 @@ void Supervisor::setOrphans(const QList<OrphanStatus> &orphans) {
 // ---- Starting and adopting ---------------------------------------------------------------
 
 void Supervisor::start() {
-    if (shuttingDown_)
-        return;
+    if (shuttingDown_) return;
     want_ = Want::Running;
-    if (svc_ || terminating_)
-        return;
+    if (svc_ || terminating_) return;
     if (status_.state == State::Failed || status_.state == State::Stopped)
         budget_ = {}; // an explicit start gets a fresh budget
     if (!config_.profileError.isEmpty()) {
@@ -207,8 +196,7 @@ void Supervisor::start() {
 
 void Supervisor::adoptOrLaunch() {
     if (want_ != Want::Running || shuttingDown_) { // a stop arrived while a kill was under way
-        if (!shuttingDown_ && !svc_)
-            setState(State::Stopped, QStringLiteral("stopped"));
+        if (!shuttingDown_ && !svc_) setState(State::Stopped, QStringLiteral("stopped"));
         return;
     }
     if (config_.profile.selfRegistering) {
@@ -220,10 +208,10 @@ void Supervisor::adoptOrLaunch() {
         status_.lastError = read.error;
         // Kept aside, not deleted: a damaged file is evidence, and nothing of it is lost.
         const QString aside = setRegistrationAside(config_.registrationPath);
-        if (aside.isEmpty())
-            removeRegistration(config_.registrationPath);
+        if (aside.isEmpty()) removeRegistration(config_.registrationPath);
         log(QStringLiteral("registration dropped as stale: %1 (kept as %2)")
-                .arg(read.error, aside.isEmpty() ? QStringLiteral("nothing: could not move it") : aside));
+                .arg(read.error,
+                     aside.isEmpty() ? QStringLiteral("nothing: could not move it") : aside));
     } else if (read.status == RegistrationRead::Status::Ok) {
         const Registration &reg = read.registration;
         const os::Identity id{reg.pid, reg.startTime};
@@ -282,8 +270,7 @@ void Supervisor::adopt(const os::Identity &id, qint64 pgid, const QString &passw
 }
 
 void Supervisor::launch() {
-    if (want_ != Want::Running || shuttingDown_)
-        return;
+    if (want_ != Want::Running || shuttingDown_) return;
     QString owner;
     const policy::PortCheck port = checkPort(0, &owner);
     if (policy::decideStart(port) == policy::StartVerdict::PortHeld) {
@@ -307,8 +294,7 @@ void Supervisor::launch() {
     // Output goes to a file, not a pipe: the service outlives Tether without SIGPIPE.
     if (!config_.serviceLogPath.isEmpty()) {
         QFile log(config_.serviceLogPath); // private from its first byte
-        if (log.open(QIODevice::Append))
-            log.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        if (log.open(QIODevice::Append)) log.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
         p->setStandardOutputFile(config_.serviceLogPath, QIODevice::Append);
         p->setStandardErrorFile(config_.serviceLogPath, QIODevice::Append);
     } else {
@@ -317,13 +303,11 @@ void Supervisor::launch() {
     }
 #ifdef Q_OS_UNIX
     // The service leads a new session and process group: its whole tree can be signalled.
-    if (config_.settings.containment)
-        p->setChildProcessModifier([] { ::setsid(); });
+    if (config_.settings.containment) p->setChildProcessModifier([] { ::setsid(); });
 #endif
     connect(p, &QProcess::started, this, [this, p] { onLaunched(p); });
     connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            onLaunchFailed(p, p->errorString());
+        if (e == QProcess::FailedToStart) onLaunchFailed(p, p->errorString());
     });
     connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus st) {
         onProcessFinished(p, code, st == QProcess::CrashExit);
@@ -333,13 +317,13 @@ void Supervisor::launch() {
     status_.external = false;
     status_.port = quint16(config_.profile.port);
     status_.url = baseUrl().toString();
-    setState(State::Starting, QStringLiteral("launching %1").arg(QFileInfo(p->program()).fileName()));
+    setState(State::Starting,
+             QStringLiteral("launching %1").arg(QFileInfo(p->program()).fileName()));
     p->start();
 }
 
 void Supervisor::onLaunched(QProcess *p) {
-    if (!svc_ || svc_->process != p)
-        return;
+    if (!svc_ || svc_->process != p) return;
     const qint64 pid = p->processId();
     const std::optional<os::Identity> id = os::identityOf(pid);
     svc_->id = id ? *id : os::Identity{pid, 0};
@@ -359,8 +343,7 @@ void Supervisor::onLaunched(QProcess *p) {
 }
 
 void Supervisor::onLaunchFailed(QProcess *p, const QString &why) {
-    if (!svc_ || svc_->process != p)
-        return;
+    if (!svc_ || svc_->process != p) return;
     svc_.reset();
     p->deleteLater();
     status_.pid = 0;
@@ -372,8 +355,7 @@ void Supervisor::onLaunchFailed(QProcess *p, const QString &why) {
 }
 
 void Supervisor::writeOwnRegistration() {
-    if (!svc_)
-        return;
+    if (!svc_) return;
     Registration r;
     r.pid = svc_->id.pid;
     r.startTime = svc_->id.startTime;
@@ -418,8 +400,7 @@ void Supervisor::noteTimeGap(const QString &why) {
 }
 
 void Supervisor::sendProbe() {
-    if (!svc_ || terminating_)
-        return;
+    if (!svc_ || terminating_) return;
     if (!svc_->ourChild && os::alive(svc_->id) == os::Liveness::Gone) {
         onServiceGone(QStringLiteral("pid %1 exited").arg(svc_->id.pid));
         return;
@@ -430,13 +411,13 @@ void Supervisor::sendProbe() {
     call.authorization = authorization();
     call.timeoutMs = int(config_.settings.timings.probeTimeoutMs);
     const quint64 generation = generation_;
-    sendHttp(nam_, call, this,
-             [this, generation, sentAt](const HttpResult &r) { onProbeResult(generation, sentAt, r); });
+    sendHttp(nam_, call, this, [this, generation, sentAt](const HttpResult &r) {
+        onProbeResult(generation, sentAt, r);
+    });
 }
 
 void Supervisor::onProbeResult(quint64 generation, Ms sentAt, const HttpResult &r) {
-    if (generation != generation_ || !svc_ || terminating_)
-        return;
+    if (generation != generation_ || !svc_ || terminating_) return;
     const Ms t = now();
     const auto &timings = config_.settings.timings;
     if (t < sentAt) { // the clock went backwards under the probe: nothing it says is measured
@@ -446,7 +427,8 @@ void Supervisor::onProbeResult(quint64 generation, Ms sentAt, const HttpResult &
     // A probe that timed out far later than its deadline measured Tether's stall, not the service.
     const Ms deadline = sentAt + timings.probeTimeoutMs;
     if (!r.transportOk && t > deadline && policy::isTimeGap(deadline, t, timings)) {
-        noteTimeGap(QStringLiteral("probe deadline passed %1 ms late").arg(t - sentAt - timings.probeTimeoutMs));
+        noteTimeGap(QStringLiteral("probe deadline passed %1 ms late")
+                        .arg(t - sentAt - timings.probeTimeoutMs));
         return;
     }
     const HealthVerdict v = r.transportOk ? judgeHealth(config_.profile.id, r.status, r.body)
@@ -528,8 +510,7 @@ void Supervisor::scheduleWindowCheck(Ms delayMs) {
 }
 
 void Supervisor::checkWindow() {
-    if (!svc_ || terminating_ || status_.state != State::NotResponding)
-        return;
+    if (!svc_ || terminating_ || status_.state != State::NotResponding) return;
     if (now() < window_.anchor) // the clock went backwards: the window restarts, never stretches
         noteTimeGap(QStringLiteral("clock went back %1 ms").arg(window_.anchor - now()));
     const policy::WindowDecision d = policy::decideWindow(window_, now(), config_.settings.timings);
@@ -538,8 +519,8 @@ void Supervisor::checkWindow() {
         return;
     }
     probeTimer_.stop();
-    const QString reason = QStringLiteral("no answer for %1 ms (recovery window spent)")
-                               .arg(now() - window_.anchor);
+    const QString reason =
+        QStringLiteral("no answer for %1 ms (recovery window spent)").arg(now() - window_.anchor);
     setState(State::Recovering, reason);
     verifyAndTerminate(reason, [this] {
         restartPending_ = true;
@@ -552,16 +533,14 @@ void Supervisor::checkWindow() {
 
 policy::PortCheck Supervisor::checkPort(qint64 servicePid, QString *ownerDescription) const {
     // A managed service listens where its registration says.
-    const quint16 servicePort = config_.profile.selfRegistering && status_.port ? status_.port
-                                                                                : quint16(config_.profile.port);
+    const quint16 servicePort = config_.profile.selfRegistering && status_.port
+                                    ? status_.port
+                                    : quint16(config_.profile.port);
     const os::PortOwners owners = os::listeningPortOwners(servicePort);
-    if (!owners.ok)
-        return policy::PortCheck::Unknown;
-    if (!owners.listening)
-        return policy::PortCheck::Free;
+    if (!owners.ok) return policy::PortCheck::Unknown;
+    if (!owners.listening) return policy::PortCheck::Free;
     for (os::Pid pid : owners.pids)
-        if (servicePid > 0 && pid == servicePid)
-            return policy::PortCheck::OwnedByService;
+        if (servicePid > 0 && pid == servicePid) return policy::PortCheck::OwnedByService;
     if (ownerDescription) {
         QStringList names;
         for (os::Pid pid : owners.pids)
@@ -573,19 +552,23 @@ policy::PortCheck Supervisor::checkPort(qint64 servicePid, QString *ownerDescrip
 }
 
 void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()> then) {
-    if (!svc_ || terminating_)
-        return;
+    if (!svc_ || terminating_) return;
     const Tracked svc = *svc_;
-    const bool childRunning = svc.ourChild && svc.process && svc.process->state() != QProcess::NotRunning;
+    const bool childRunning =
+        svc.ourChild && svc.process && svc.process->state() != QProcess::NotRunning;
     policy::IdentityCheck identity = policy::IdentityCheck::Unknown;
     switch (os::alive(svc.id)) {
-    case os::Liveness::Alive: identity = policy::IdentityCheck::Match; break;
+    case os::Liveness::Alive:
+        identity = policy::IdentityCheck::Match;
+        break;
     case os::Liveness::Gone:
         identity = os::inspect(svc.id.pid).status == os::Lookup::Status::NotFound
                        ? policy::IdentityCheck::Gone
                        : policy::IdentityCheck::Different;
         break;
-    case os::Liveness::Unknown: identity = policy::IdentityCheck::Unknown; break;
+    case os::Liveness::Unknown:
+        identity = policy::IdentityCheck::Unknown;
+        break;
     }
     QString owner;
     const policy::PortCheck port = checkPort(svc.id.pid, &owner);
@@ -593,15 +576,17 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
 
     switch (verdict) {
     case policy::KillVerdict::Refuse:
-        status_.lastError = QStringLiteral("cannot verify that pid %1 is the service; not signalling it")
-                                .arg(svc.id.pid);
+        status_.lastError =
+            QStringLiteral("cannot verify that pid %1 is the service; not signalling it")
+                .arg(svc.id.pid);
         log(status_.lastError);
         setState(State::NotResponding, status_.lastError);
         scheduleWindowCheck(config_.settings.timings.probeIntervalMs);
         scheduleProbe(config_.settings.timings.probeIntervalMs);
         return;
     case policy::KillVerdict::DropStale:
-        log(QStringLiteral("pid %1 is no longer the service (%2): not signalled, registration dropped")
+        log(QStringLiteral(
+                "pid %1 is no longer the service (%2): not signalled, registration dropped")
                 .arg(svc.id.pid)
                 .arg(identity == policy::IdentityCheck::Gone ? QStringLiteral("gone")
                                                              : QStringLiteral("exited or reused")));
@@ -609,7 +594,8 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
         removeRegistration(config_.registrationPath);
         then();
         return;
-    case policy::KillVerdict::Proceed: break;
+    case policy::KillVerdict::Proceed:
+        break;
     }
 
     log(QStringLiteral("terminating pid %1: %2").arg(svc.id.pid).arg(reason));
@@ -629,17 +615,18 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
             log(QStringLiteral("pid %1: %2%3")
                     .arg(svc.id.pid)
                     .arg(QLatin1String(os::toString(r.outcome)))
-                    .arg(r.detail.empty() ? QString()
-                                          : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail))));
-            if (r.outcome == os::TerminateOutcome::Refused || r.outcome == os::TerminateOutcome::Unknown) {
+                    .arg(r.detail.empty()
+                             ? QString()
+                             : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail))));
+            if (r.outcome == os::TerminateOutcome::Refused ||
+                r.outcome == os::TerminateOutcome::Unknown) {
                 status_.lastError = QStringLiteral("could not stop pid %1: %2")
                                         .arg(svc.id.pid)
                                         .arg(QString::fromStdString(r.detail));
             }
             forgetService();
             removeRegistration(config_.registrationPath);
-            if (shuttingDown_)
-                return;
+            if (shuttingDown_) return;
             // What the stopped service leaves behind (children that left its group) goes too.
             if (crashCleanup_)
                 crashCleanup_(svc.id, 0, then);
@@ -672,15 +659,14 @@ void Supervisor::forgetService() {
 }
 
 void Supervisor::onProcessFinished(QProcess *p, int exitCode, bool crashed) {
-    if (!svc_ || svc_->process != p || terminating_)
-        return;
-    onServiceGone(crashed ? QStringLiteral("pid %1 was killed or crashed").arg(svc_->id.pid)
-                          : QStringLiteral("pid %1 exited with code %2").arg(svc_->id.pid).arg(exitCode));
+    if (!svc_ || svc_->process != p || terminating_) return;
+    onServiceGone(
+        crashed ? QStringLiteral("pid %1 was killed or crashed").arg(svc_->id.pid)
+                : QStringLiteral("pid %1 exited with code %2").arg(svc_->id.pid).arg(exitCode));
 }
 
 void Supervisor::onServiceGone(const QString &reason) {
-    if (!svc_)
-        return;
+    if (!svc_) return;
     if (config_.profile.selfRegistering && followManagedRegistration())
         return; // another client's service took over; the old one left by itself
     const os::Identity id = svc_->id;
@@ -692,13 +678,13 @@ void Supervisor::onServiceGone(const QString &reason) {
         setState(State::Stopped, reason);
         return;
     }
-    emit notice(QStringLiteral("crashed"), QStringLiteral("The service stopped unexpectedly: %1").arg(reason));
+    emit notice(QStringLiteral("crashed"),
+                QStringLiteral("The service stopped unexpectedly: %1").arg(reason));
     budget_ = policy::recordFailure(budget_, now(), config_.settings.timings);
     setState(State::Restarting, reason);
     if (crashCleanup_)
         crashCleanup_(id, pgid, [this, reason] {
-            if (want_ == Want::Running && !svc_)
-                scheduleRestart(reason);
+            if (want_ == Want::Running && !svc_) scheduleRestart(reason);
         });
     else
         scheduleRestart(reason);
@@ -706,11 +692,11 @@ void Supervisor::onServiceGone(const QString &reason) {
 
 void Supervisor::scheduleRestart(const QString &reason) {
     if (want_ != Want::Running || shuttingDown_) {
-        if (!shuttingDown_ && !svc_)
-            setState(State::Stopped, QStringLiteral("stopped"));
+        if (!shuttingDown_ && !svc_) setState(State::Stopped, QStringLiteral("stopped"));
         return;
     }
-    const policy::RestartDecision d = policy::decideRestart(budget_, now(), config_.settings.timings);
+    const policy::RestartDecision d =
+        policy::decideRestart(budget_, now(), config_.settings.timings);
     if (d.giveUp) {
         fail(QStringLiteral("gave up after %1 failed starts within %2 s; last: %3")
                  .arg(budget_.failures.size())
@@ -721,26 +707,30 @@ void Supervisor::scheduleRestart(const QString &reason) {
     }
     restartPending_ = true;
     ++status_.restarts;
-    setState(State::Restarting, QStringLiteral("restarting in %1 ms (%2)").arg(d.delayMs).arg(reason));
+    setState(State::Restarting,
+             QStringLiteral("restarting in %1 ms (%2)").arg(d.delayMs).arg(reason));
     restartTimer_.start(int(d.delayMs));
 }
 
 void Supervisor::checkVersion(const QString &reported) {
-    if (reported.isEmpty() || reported == status_.version)
-        return;
+    if (reported.isEmpty() || reported == status_.version) return;
     status_.version = reported;
-    if (svc_ && !config_.profile.selfRegistering && !status_.external)
-        writeOwnRegistration();
-    switch (policy::decideVersion(reported.toStdString(), config_.profile.installedVersion.toStdString(),
+    if (svc_ && !config_.profile.selfRegistering && !status_.external) writeOwnRegistration();
+    switch (policy::decideVersion(reported.toStdString(),
+                                  config_.profile.installedVersion.toStdString(),
                                   config_.settings.autoReplaceOnVersionChange)) {
-    case policy::VersionAction::None: status_.versionMismatch = false; break;
+    case policy::VersionAction::None:
+        status_.versionMismatch = false;
+        break;
     case policy::VersionAction::ShowMismatch:
         status_.versionMismatch = true;
         if (!versionNoticed_) {
             versionNoticed_ = true;
-            emit notice(QStringLiteral("version-mismatch"),
-                        QStringLiteral("The service runs version %1; version %2 is installed. Restart to update.")
-                            .arg(reported, config_.profile.installedVersion));
+            emit notice(
+                QStringLiteral("version-mismatch"),
+                QStringLiteral(
+                    "The service runs version %1; version %2 is installed. Restart to update.")
+                    .arg(reported, config_.profile.installedVersion));
         }
         break;
     case policy::VersionAction::Replace:
@@ -758,13 +748,11 @@ void Supervisor::stop() {
     want_ = Want::Stopped;
     restartTimer_.stop();
     if (!svc_) {
-        if (!terminating_)
-            setState(State::Stopped, QStringLiteral("stopped"));
+        if (!terminating_) setState(State::Stopped, QStringLiteral("stopped"));
         return;
     }
-    verifyAndTerminate(QStringLiteral("stop requested"), [this] {
-        setState(State::Stopped, QStringLiteral("stopped on request"));
-    });
+    verifyAndTerminate(QStringLiteral("stop requested"),
+                       [this] { setState(State::Stopped, QStringLiteral("stopped on request")); });
 }
 
 void Supervisor::restart() {

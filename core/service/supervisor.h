@@ -35,16 +35,16 @@ public:
     struct Config {
         Settings settings;
         Profile profile;
-        QString profileError;     // non-empty: the profile cannot run; start() fails with it
-        QString registrationPath; // Tether's registration of the service it started
-        QString serviceLogPath;   // the service's stdout and stderr are appended here
+        QString profileError;          // non-empty: the profile cannot run; start() fails with it
+        QString registrationPath;      // Tether's registration of the service it started
+        QString serviceLogPath;        // the service's stdout and stderr are appended here
         std::function<qint64()> clock; // monotonic milliseconds; default: a steady clock
     };
 
     // Called after the service died and before any restart: clean what it left behind, then
     // call done(). The default does nothing.
-    using CrashCleanup = std::function<void(const os::Identity &service, qint64 pgid,
-                                            std::function<void()> done)>;
+    using CrashCleanup =
+        std::function<void(const os::Identity &service, qint64 pgid, std::function<void()> done)>;
 
     explicit Supervisor(Config config, QObject *parent = nullptr);
     ~Supervisor() override;
@@ -95,8 +95,8 @@ private:
     void fail(const QString &message, const QString &noticeKind = QString());
 
     void adoptOrLaunch();
-    void adopt(const os::Identity &id, qint64 pgid, const QString &password, int port, bool external,
-               const QDateTime &startedAt);
+    void adopt(const os::Identity &id, qint64 pgid, const QString &password, int port,
+               bool external, const QDateTime &startedAt);
     void launch();
     void onLaunched(QProcess *p);
     void onLaunchFailed(QProcess *p, const QString &why);

@@ -1,4 +1,6 @@
 #include "service/version.h"
 namespace tether {
-const char *tetherVersion() { return TETHER_VERSION; }
+const char *tetherVersion() {
+    return TETHER_VERSION;
 }
+} // namespace tether

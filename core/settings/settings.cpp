@@ -20,8 +20,7 @@ struct Field {
 bool toInt64(const QVariant &v, qint64 *out) {
     bool ok = false;
     const qint64 n = v.toString().trimmed().toLongLong(&ok);
-    if (ok)
-        *out = n;
+    if (ok) *out = n;
     return ok;
 }
 
@@ -64,23 +63,25 @@ Field boolean(const char *key, bool Settings::*member) {
 }
 
 Field choice(const char *key, QStringList allowed, QString Settings::*member) {
-    return Field{key,
-                 [=](Settings &s, const QVariant &v, QString *why) {
-                     const QString t = v.toString().trimmed().toLower();
-                     if (!allowed.contains(t)) {
-                         *why = QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", ")));
-                         return false;
-                     }
-                     s.*member = t;
-                     return true;
-                 },
-                 [=](const Settings &s) { return QVariant(s.*member); }};
+    return Field{
+        key,
+        [=](Settings &s, const QVariant &v, QString *why) {
+            const QString t = v.toString().trimmed().toLower();
+            if (!allowed.contains(t)) {
+                *why = QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", ")));
+                return false;
+            }
+            s.*member = t;
+            return true;
+        },
+        [=](const Settings &s) { return QVariant(s.*member); }};
 }
 
 Field text(const char *key, QString Settings::*member) {
     return Field{key,
                  [=](Settings &s, const QVariant &v, QString *why) {
-                     if (v.typeId() == QMetaType::QStringList || v.typeId() == QMetaType::QVariantList) {
+                     if (v.typeId() == QMetaType::QStringList ||
+                         v.typeId() == QMetaType::QVariantList) {
                          *why = QStringLiteral("must be a single value");
                          return false;
                      }
@@ -109,7 +110,7 @@ const std::vector<Field> &fields() {
                   // QSettings gives a list for "a, b" and a string for a single value.
                   s.arguments = v.typeId() == QMetaType::QStringList ? v.toStringList()
                                 : v.toString().isEmpty()             ? QStringList()
-                                                         : QStringList{v.toString()};
+                                                                     : QStringList{v.toString()};
                   return true;
               },
               [](const Settings &s) { return QVariant(s.arguments); }},
@@ -132,7 +133,8 @@ const std::vector<Field> &fields() {
         timing("recovery/burstWindowMs", 1, 86400000, &T::burstWindowMs),
         timing("recovery/stableResetMs", 1, 86400000, &T::stableResetMs),
         boolean("recovery/autoReplaceOnVersionChange", &Settings::autoReplaceOnVersionChange),
-        choice("orphans/onLaunch", {QStringLiteral("ask"), QStringLiteral("clean"), QStringLiteral("ignore")},
+        choice("orphans/onLaunch",
+               {QStringLiteral("ask"), QStringLiteral("clean"), QStringLiteral("ignore")},
                &Settings::orphansOnLaunch),
         choice("orphans/whileRunning",
                {QStringLiteral("clean"), QStringLiteral("ask"), QStringLiteral("ignore")},
@@ -143,10 +145,12 @@ const std::vector<Field> &fields() {
         boolean("app/stopServiceOnQuit", &Settings::stopServiceOnQuit),
         boolean("app/notifications", &Settings::notifications),
         integer(
-            "mcp/memoryWarnMiB", 1, 1048576, [](Settings &s, qint64 n) { s.memoryWarnMiB = int(n); },
+            "mcp/memoryWarnMiB", 1, 1048576,
+            [](Settings &s, qint64 n) { s.memoryWarnMiB = int(n); },
             [](const Settings &s) { return qint64(s.memoryWarnMiB); }),
         integer(
-            "mcp/cpuBusyMinutes", 1, 10080, [](Settings &s, qint64 n) { s.cpuBusyMinutes = int(n); },
+            "mcp/cpuBusyMinutes", 1, 10080,
+            [](Settings &s, qint64 n) { s.cpuBusyMinutes = int(n); },
             [](const Settings &s) { return qint64(s.cpuBusyMinutes); }),
     };
     return all;
@@ -158,8 +162,7 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
     LoadedSettings out;
     for (const Field &f : fields()) {
         const auto it = values.find(QLatin1String(f.key));
-        if (it == values.end())
-            continue;
+        if (it == values.end()) continue;
         Settings candidate = out.settings;
         QString why;
         if (f.read(candidate, it.value(), &why))
@@ -196,7 +199,9 @@ LoadedSettings loadSettings(const QString &path) {
         values.insert(key, ini.value(key));
     LoadedSettings loaded = settingsFromValues(values);
     if (ini.status() == QSettings::FormatError)
-        loaded.warnings.prepend(QStringLiteral("settings file %1 is malformed; unreadable parts use defaults").arg(file));
+        loaded.warnings.prepend(
+            QStringLiteral("settings file %1 is malformed; unreadable parts use defaults")
+                .arg(file));
     return loaded;
 }
 
@@ -209,8 +214,7 @@ bool saveSettings(const QString &path, const Settings &s, QString *error) {
         ini.setValue(it.key(), it.value());
     ini.sync();
     if (ini.status() != QSettings::NoError) {
-        if (error)
-            *error = QStringLiteral("cannot write settings to %1").arg(file);
+        if (error) *error = QStringLiteral("cannot write settings to %1").arg(file);
         return false;
     }
     return true;

@@ -14,17 +14,17 @@ namespace tether {
 struct Settings {
     // [service]
     QString profile = QStringLiteral("auto"); // auto | opencode1 | opencode2 | custom | demo
-    QString program;                           // empty: detect (opencode) or this tether (demo)
-    QStringList arguments;                     // extra arguments (custom: the whole command)
+    QString program;                          // empty: detect (opencode) or this tether (demo)
+    QStringList arguments;                    // extra arguments (custom: the whole command)
     int port = 4096;
-    QString healthPath;    // custom profile: health endpoint (default /global/health)
-    QString stateDir;      // opencode2: where service.json lives (default $XDG_STATE_HOME/opencode)
+    QString healthPath; // custom profile: health endpoint (default /global/health)
+    QString stateDir;   // opencode2: where service.json lives (default $XDG_STATE_HOME/opencode)
     bool containment = true; // the service leads its own process group (POSIX) / job (Windows)
     // [probe] + [recovery]
     policy::Timings timings;
     bool autoReplaceOnVersionChange = false;
     // [orphans]
-    QString orphansOnLaunch = QStringLiteral("ask");     // ask | clean | ignore
+    QString orphansOnLaunch = QStringLiteral("ask");       // ask | clean | ignore
     QString orphansWhileRunning = QStringLiteral("clean"); // clean | ask | ignore
     int orphanGraceMs = 500;
     // [app]

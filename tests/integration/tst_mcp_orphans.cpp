@@ -28,8 +28,9 @@ Settings demoWithStubbornChildren(int port) {
     Settings s;
     s.profile = QStringLiteral("demo");
     s.port = port;
-    s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("3"), QStringLiteral("--stubborn"),
-                              QStringLiteral("--mcp-setsid"), QStringLiteral("2")};
+    s.arguments =
+        QStringList{QStringLiteral("--mcp"), QStringLiteral("3"), QStringLiteral("--stubborn"),
+                    QStringLiteral("--mcp-setsid"), QStringLiteral("2")};
     s.timings.probeIntervalMs = 100;
     s.timings.probeTimeoutMs = 500;
     s.timings.windowMs = 3000;
@@ -39,7 +40,9 @@ Settings demoWithStubbornChildren(int port) {
     return s;
 }
 
-bool gone(const os::Identity &id) { return os::alive(id) == os::Liveness::Gone; }
+bool gone(const os::Identity &id) {
+    return os::alive(id) == os::Liveness::Gone;
+}
 
 // Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
 bool absentOrZombie(os::Pid pid) {
@@ -71,7 +74,8 @@ class TestMcpOrphans : public QObject {
         sup_ = std::make_unique<Supervisor>(c);
         mcp_ = std::make_unique<mcp::McpMonitor>(sup_.get());
         connect(sup_.get(), &Supervisor::logLine, this, [this](const QString &l) { log_ << l; });
-        connect(mcp_.get(), &mcp::McpMonitor::logLine, this, [this](const QString &l) { log_ << l; });
+        connect(mcp_.get(), &mcp::McpMonitor::logLine, this,
+                [this](const QString &l) { log_ << l; });
     }
     QString dump() const {
         return QStringLiteral("state=%1 lastError=%2\n%3")
@@ -84,20 +88,17 @@ class TestMcpOrphans : public QObject {
         const bool ok = QTest::qWaitFor(
             [&] {
                 const auto &rows = sup_->status().mcp;
-                if (rows.size() != 3)
-                    return false;
+                if (rows.size() != 3) return false;
                 ids.clear();
                 for (const McpChildStatus &r : rows) {
                     const auto id = os::identityOf(r.pid);
-                    if (r.pid <= 0 || r.status != QLatin1String("connected") || !id)
-                        return false;
+                    if (r.pid <= 0 || r.status != QLatin1String("connected") || !id) return false;
                     ids.push_back(*id);
                 }
                 return true;
             },
             kLong);
-        if (!ok)
-            qWarning("%s", qPrintable(dump()));
+        if (!ok) qWarning("%s", qPrintable(dump()));
         for (const os::Identity &id : ids)
             spawned_.push_back(id);
         return ok ? ids : std::vector<os::Identity>{};
@@ -114,14 +115,14 @@ private slots:
     void cleanup() {
         if (sup_) {
             sup_->stop();
-            QVERIFY(QTest::qWaitFor([this] { return sup_->status().state == State::Stopped; }, kLong));
+            QVERIFY(
+                QTest::qWaitFor([this] { return sup_->status().state == State::Stopped; }, kLong));
         }
         mcp_.reset();
         sup_.reset();
         // Whatever a failed test left: only the verified identities it spawned.
         for (const os::Identity &id : spawned_)
-            if (os::alive(id) == os::Liveness::Alive)
-                os::signalIdentity(id, os::Signal::Kill);
+            if (os::alive(id) == os::Liveness::Alive) os::signalIdentity(id, os::Signal::Kill);
     }
 
     void statusShowsEveryChildWithItsProcess() {
@@ -139,7 +140,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(int(mcp_->ledger().entries().size()), 3, kLong);
         for (const mcp::LedgerEntry &e : mcp_->ledger().entries())
             QVERIFY(e.service == *sup_->serviceIdentity());
-        const QFile::Permissions others = QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther;
+        const QFile::Permissions others =
+            QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther;
         QCOMPARE(QFile::permissions(mcp_->ledger().path()) & others, QFile::Permissions());
         // The JSON the CLI prints has them too.
         const QJsonArray mcp = sup_->status().toJson().value(QLatin1String("mcp")).toArray();
@@ -165,7 +167,8 @@ private slots:
         QElapsedTimer t;
         t.start();
         QVERIFY(os::signalIdentity(service, os::Signal::Kill));
-        QTRY_VERIFY2_WITH_TIMEOUT(std::all_of(children.begin(), children.end(), gone), qPrintable(dump()), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(std::all_of(children.begin(), children.end(), gone),
+                                  qPrintable(dump()), 5000);
         const qint64 latency = t.elapsed();
         qInfo("crash -> 3 stubborn orphans gone: %lld ms", static_cast<long long>(latency));
         QVERIFY2(latency < 1000, qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(dump())));
@@ -203,7 +206,8 @@ private slots:
         QCOMPARE(dry.found.size(), 3);
         for (const OrphanStatus &o : dry.found) {
             QCOMPARE(o.kind, QStringLiteral("ledger"));
-            QVERIFY(std::any_of(children.begin(), children.end(), [&](const os::Identity &c) { return c.pid == o.pid; }));
+            QVERIFY(std::any_of(children.begin(), children.end(),
+                                [&](const os::Identity &c) { return c.pid == o.pid; }));
         }
         for (const os::Identity &c : children)
             QCOMPARE(os::alive(c), os::Liveness::Alive); // a dry run touches nothing
@@ -231,7 +235,8 @@ private slots:
         forged.name = "demo-1";
         forged.service = {999999, 1}; // long gone
         QString error;
-        QVERIFY(storage::writePrivateFile(mcp::Ledger::defaultPath(), mcp::serializeLedger({forged}), &error));
+        QVERIFY(storage::writePrivateFile(mcp::Ledger::defaultPath(),
+                                          mcp::serializeLedger({forged}), &error));
 
         make(demoWithStubbornChildren(port_));
         const auto dry = mcp_->cleanupNow(true);

@@ -40,8 +40,7 @@ Settings shortTimings(int port) {
 int demoServicesOnPort(int port) {
     int n = 0;
     for (const os::ProcessInfo &p : os::snapshot()) {
-        if (p.state == os::RunState::Zombie)
-            continue;
+        if (p.state == os::RunState::Zombie) continue;
         const auto &a = p.argv;
         for (size_t i = 0; i + 2 < a.size(); ++i)
             if (a[i] == "demo-service" && a[i + 1] == "--port" && a[i + 2] == std::to_string(port))
@@ -50,7 +49,9 @@ int demoServicesOnPort(int port) {
     return n;
 }
 
-bool gone(const os::Identity &id) { return os::alive(id) == os::Liveness::Gone; }
+bool gone(const os::Identity &id) {
+    return os::alive(id) == os::Liveness::Gone;
+}
 
 } // namespace
 
@@ -85,10 +86,10 @@ class TestSupervisor : public QObject {
         return id ? *id : os::Identity{};
     }
     void stopAndWait() {
-        if (!sup_)
-            return;
+        if (!sup_) return;
         sup_->stop();
-        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Stopped || state() == State::Failed, qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Stopped || state() == State::Failed,
+                                  qPrintable(dump()), kLong);
     }
 
 private slots:
@@ -132,7 +133,8 @@ private slots:
                                   QStringLiteral("--busy-for"), QStringLiteral("3000")};
         Supervisor *sup = make(s);
         int missed = 0;
-        connect(sup, &Supervisor::probed, this, [&missed](const ProbeSample &p) { missed += p.healthy ? 0 : 1; });
+        connect(sup, &Supervisor::probed, this,
+                [&missed](const ProbeSample &p) { missed += p.healthy ? 0 : 1; });
         sup->start();
         QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
         const os::Identity owner = serviceIdentity();
@@ -191,8 +193,9 @@ private slots:
         sup->start();
         QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
         const os::Identity frozen = serviceIdentity();
-        QTRY_VERIFY2_WITH_TIMEOUT(log_.join(QLatin1Char('\n')).contains(QStringLiteral("pid %1: killed").arg(frozen.pid)),
-                                  qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            log_.join(QLatin1Char('\n')).contains(QStringLiteral("pid %1: killed").arg(frozen.pid)),
+            qPrintable(dump()), kLong);
         QVERIFY(gone(frozen));
         sup->stop();
     }
@@ -210,9 +213,10 @@ private slots:
         const qint64 detected = t.elapsed();
         QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && serviceIdentity().pid != first.pid,
                                   qPrintable(dump()), kLong);
-        qInfo("SIGKILL -> state change: %lld ms; -> healthy replacement: %lld ms (back-off %lld ms)",
-              static_cast<long long>(detected), static_cast<long long>(t.elapsed()),
-              static_cast<long long>(sup->config().settings.timings.backoffInitialMs));
+        qInfo(
+            "SIGKILL -> state change: %lld ms; -> healthy replacement: %lld ms (back-off %lld ms)",
+            static_cast<long long>(detected), static_cast<long long>(t.elapsed()),
+            static_cast<long long>(sup->config().settings.timings.backoffInitialMs));
         bool crashed = false, restarted = false;
         for (const auto &n : notices) {
             crashed |= n.at(0).toString() == QLatin1String("crashed");
@@ -311,11 +315,14 @@ private slots:
     void badHealthAnswersNeverLookHealthy_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("HTTP 500") << QStringList{QStringLiteral("--health-status"), QStringLiteral("500")}
+        QTest::newRow("HTTP 500") << QStringList{QStringLiteral("--health-status"),
+                                                 QStringLiteral("500")}
                                   << QStringLiteral("HTTP 500");
-        QTest::newRow("garbage") << QStringList{QStringLiteral("--health-body"), QStringLiteral("garbage")}
+        QTest::newRow("garbage") << QStringList{QStringLiteral("--health-body"),
+                                                QStringLiteral("garbage")}
                                  << QStringLiteral("not a JSON object");
-        QTest::newRow("huge") << QStringList{QStringLiteral("--health-body"), QStringLiteral("huge")}
+        QTest::newRow("huge") << QStringList{QStringLiteral("--health-body"),
+                                             QStringLiteral("huge")}
                               << QStringLiteral("larger than");
     }
     void badHealthAnswersNeverLookHealthy() {
@@ -331,7 +338,8 @@ private slots:
         connect(sup, &Supervisor::stateChanged, this,
                 [&everHealthy](State, State to) { everHealthy |= to == State::Healthy; });
         sup->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().lastError.contains(expected), qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().lastError.contains(expected), qPrintable(dump()),
+                                  kLong);
         QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Failed, qPrintable(dump()), kLong);
         QVERIFY(!everHealthy);
         QVERIFY(log_.join(QLatin1Char('\n')).contains(expected));
@@ -344,8 +352,10 @@ private slots:
         Supervisor *sup = make(s);
         sup->start();
         QTRY_VERIFY_WITH_TIMEOUT(state() == State::Failed, kLong);
-        QVERIFY2(sup->status().lastError.contains(QLatin1String("no-such-service")), qPrintable(dump()));
-        QVERIFY2(sup->status().lastError.contains(QLatin1String("[service] program")), qPrintable(dump()));
+        QVERIFY2(sup->status().lastError.contains(QLatin1String("no-such-service")),
+                 qPrintable(dump()));
+        QVERIFY2(sup->status().lastError.contains(QLatin1String("[service] program")),
+                 qPrintable(dump()));
     }
 
     void adoptsAcrossATetherRestart() {

@@ -138,15 +138,18 @@ private slots:
         QVERIFY(demo.profile.arguments.contains(QStringLiteral("demo-service")));
         QCOMPARE(demo.profile.installedVersion, QString::fromLatin1(kDemoServiceVersion));
 
-        const ProfileResolution v1 = resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("1.18.33")}, {});
+        const ProfileResolution v1 =
+            resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("1.18.33")}, {});
         QCOMPARE(v1.profile.id, QStringLiteral("opencode1"));
-        QCOMPARE(v1.profile.arguments, (QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
-                                                     QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
-                                                     QStringLiteral("4096")}));
+        QCOMPARE(v1.profile.arguments,
+                 (QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
+                              QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
+                              QStringLiteral("4096")}));
         QCOMPARE(v1.profile.passwordEnv, QStringLiteral("OPENCODE_SERVER_PASSWORD"));
         QCOMPARE(v1.profile.healthPath, QStringLiteral("/global/health"));
 
-        const ProfileResolution v2 = resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("2.0.1")}, {});
+        const ProfileResolution v2 =
+            resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("2.0.1")}, {});
         QCOMPARE(v2.profile.id, QStringLiteral("opencode2"));
         QCOMPARE(v2.profile.healthPath, QStringLiteral("/api/info"));
         QVERIFY(v2.profile.selfRegistering);

@@ -7,13 +7,16 @@ namespace tether::test {
 
 static QString requiredEnv(const char *name) {
     const QString value = qEnvironmentVariable(name);
-    if (value.isEmpty())
-        qFatal("%s is not set: run the tests through ctest", name);
+    if (value.isEmpty()) qFatal("%s is not set: run the tests through ctest", name);
     return value;
 }
 
-QString tetherBin() { return requiredEnv("TETHER_BIN"); }
-QString testprocBin() { return requiredEnv("TETHER_TESTPROC"); }
+QString tetherBin() {
+    return requiredEnv("TETHER_BIN");
+}
+QString testprocBin() {
+    return requiredEnv("TETHER_TESTPROC");
+}
 
 std::uint16_t freeLoopbackPort() {
     QTcpServer server;
