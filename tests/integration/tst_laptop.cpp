@@ -127,12 +127,6 @@ struct JumpingClock {
     void jump(qint64 ms) { *offset += ms; }
 };
 
-bool absentOrZombie(os::Pid pid) {
-    const os::Lookup l = os::inspect(pid);
-    return l.status == os::Lookup::Status::NotFound ||
-           (l.status == os::Lookup::Status::Found && l.info.state == os::RunState::Zombie);
-}
-
 } // namespace
 
 class TestLaptop : public QObject {
@@ -480,7 +474,7 @@ private slots:
                 return pid > 0 && pid != firstPid;
             }(),
             kLong);
-        QTRY_VERIFY_WITH_TIMEOUT(absentOrZombie(firstPid), kLong);
+        QTRY_VERIFY_WITH_TIMEOUT(test::absentOrZombie(firstPid), kLong);
         QCOMPARE(t.status().value(QLatin1String("pid")).toInteger(), servicePid);
         QVERIFY2(!t.log().contains(QLatin1String("terminating")), qPrintable(t.log()));
     }

@@ -44,13 +44,6 @@ bool gone(const os::Identity &id) {
     return os::alive(id) == os::Liveness::Gone;
 }
 
-// Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
-bool absentOrZombie(os::Pid pid) {
-    const os::Lookup l = os::inspect(pid);
-    return l.status == os::Lookup::Status::NotFound ||
-           (l.status == os::Lookup::Status::Found && l.info.state == os::RunState::Zombie);
-}
-
 } // namespace
 
 class TestMcpOrphans : public QObject {
@@ -173,7 +166,7 @@ private slots:
         qInfo("crash -> 3 stubborn orphans gone: %lld ms", static_cast<long long>(latency));
         QVERIFY2(latency < 1000, qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(dump())));
         for (const os::Identity &c : children)
-            QVERIFY(absentOrZombie(c.pid));
+            QVERIFY(test::absentOrZombie(c.pid));
         // Then the service restarts with fresh children.
         const auto fresh = waitForChildren();
         QCOMPARE(int(fresh.size()), 3);

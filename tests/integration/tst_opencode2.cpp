@@ -23,12 +23,6 @@ namespace {
 
 constexpr int kLong = 30000;
 
-bool absentOrZombie(os::Pid pid) {
-    const os::Lookup l = os::inspect(pid);
-    return l.status == os::Lookup::Status::NotFound ||
-           (l.status == os::Lookup::Status::Found && l.info.state == os::RunState::Zombie);
-}
-
 } // namespace
 
 class TestOpencode2 : public QObject {
@@ -315,8 +309,9 @@ private slots:
         QElapsedTimer t;
         QVERIFY(os::signalIdentity(*service, os::Signal::Kill));
         t.start();
-        QTRY_VERIFY2_WITH_TIMEOUT(std::all_of(children.begin(), children.end(), absentOrZombie),
-                                  qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            std::all_of(children.begin(), children.end(), test::absentOrZombie), qPrintable(dump()),
+            kLong);
         const qint64 ms = t.elapsed();
         qInfo("orphans of the SIGKILLed v2 service gone %lld ms after the kill",
               static_cast<long long>(ms));

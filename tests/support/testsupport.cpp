@@ -1,5 +1,7 @@
 #include "testsupport.h"
 
+#include "os/process.h"
+
 #include <QTcpServer>
 #include <QtGlobal>
 
@@ -23,6 +25,12 @@ std::uint16_t freeLoopbackPort() {
     if (!server.listen(QHostAddress::LocalHost, 0))
         qFatal("cannot bind 127.0.0.1: %s", qPrintable(server.errorString()));
     return server.serverPort();
+}
+
+bool absentOrZombie(std::int64_t pid) {
+    const os::Lookup l = os::inspect(pid);
+    return l.status == os::Lookup::Status::NotFound ||
+           (l.status == os::Lookup::Status::Found && l.info.state == os::RunState::Zombie);
 }
 
 } // namespace tether::test

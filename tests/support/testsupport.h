@@ -15,4 +15,7 @@ QString testprocBin();
 // A TCP port on 127.0.0.1 that was free a moment ago (bound, read, released).
 std::uint16_t freeLoopbackPort();
 
+// Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
+bool absentOrZombie(std::int64_t pid);
+
 } // namespace tether::test
