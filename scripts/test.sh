@@ -5,6 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
+started=$SECONDS
 TEST_PACKAGES=(xvfb xauth trayer x11-apps imagemagick xdotool procps iproute2 dbus-daemon
                g++-mingw-w64-x86-64-posix wine64 clang libclang-rt-14-dev)
 ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" || {
@@ -19,6 +20,8 @@ export TETHER_E2E_CACHE
 # --- end of the e2e block
 
 jobs=$(nproc)
+# Every phase line carries the minutes:seconds since the start, so a slow CI run says where.
+phase() { printf '=== [%02d:%02d] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
 total_pass=0 total_fail=0
 summary=()
 record() { # name passed failed
@@ -38,14 +41,14 @@ fi
 
 run_ctest() { # name builddir cmake-args... (CTEST_EXCLUDE: a label regex to leave out)
     local name=$1 dir=$2; shift 2
-    echo "=== $name: configure and build ($dir)"
+    phase "$name: configure and build ($dir)"
     if ! cmake -S . -B "$dir" -G Ninja -DTETHER_WERROR=ON "$@" >"$dir.configure.log" 2>&1; then
         cat "$dir.configure.log"; record "$name" 0 1; return
     fi
     if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
         grep -E 'error|Error' "$dir.build.log" | head -40; record "$name" 0 1; return
     fi
-    echo "=== $name: ctest"
+    phase "$name: ctest"
     local log="$dir/ctest.log"
     ctest --test-dir "$dir" -j "$jobs" --output-on-failure ${CTEST_EXCLUDE:+-LE "$CTEST_EXCLUDE"} 2>&1 | tee "$log"
     local line total failed
@@ -62,17 +65,19 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:ha
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp CTEST_EXCLUDE=e2e \
     run_ctest "asan+ubsan" build/asan -DCMAKE_BUILD_TYPE=Debug -DTETHER_SANITIZE=ON -DTETHER_BUILD_BENCH=OFF
 
-echo "=== windows OS layer: mingw-w64 build, run under wine64"
+phase "windows OS layer: mingw-w64 build, run under wine64"
 win=build/windows
 if cmake -S . -B "$win" -G Ninja -DTETHER_OS_ONLY=ON -DTETHER_WERROR=ON \
         -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DCMAKE_BUILD_TYPE=Release >"$win.configure.log" 2>&1 &&
    cmake --build "$win" >"$win.build.log" 2>&1; then
     export WINEPREFIX="$PWD/build/wineprefix" WINEDEBUG=-all
-    [ -d "$WINEPREFIX" ] || wineboot --init >/dev/null 2>&1
+    # Bounded: a wine that waits for a display or a dialog must not eat the CI's time.
+    [ -d "$WINEPREFIX" ] || timeout 300 wineboot --init >/dev/null 2>&1
+    phase "windows: wine prefix ready"
     # Headless: wine's null display driver lets the WM_CLOSE test own a window. It applies to a
     # new wineserver session, hence the wait for the current one to end.
     wine reg add 'HKCU\Software\Wine\Drivers' /v Graphics /d null /f >/dev/null 2>&1
-    wineserver -w
+    timeout 120 wineserver -w
     wlog="$win/wine-tests.log"
     # Debian's wine64 package puts no wine64 on PATH; `wine` runs 64-bit programs with it.
     timeout 600 wine "$win/tests/windows/test_os_windows.exe" 2>&1 | tr -d '\r' | tee "$wlog"
@@ -89,23 +94,24 @@ fi
 
 # --- reliability (issue 8): every fuzz target for a short smoke period over the checked-in seed
 # corpus (each target one test), then a 2-minute soak of the normal build (one test).
-echo "=== fuzz: libFuzzer smoke, 10 s per target"
+phase "fuzz: libFuzzer smoke, 10 s per target"
 flog=build/fuzz-smoke.log
 FUZZ_BUILD_DIR=build/fuzz FUZZ_SEEDS_ONLY=1 FUZZ_JOBS=$jobs scripts/fuzz.sh 10 2>&1 | tee "$flog"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$flog" | tail -1)
 if [ -n "$line" ]; then record "fuzz (smoke)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
 else record "fuzz (smoke)" 0 1; fi
-echo "=== soak: 2 minutes"
+phase "soak: 2 minutes"
 if TETHER_BIN=$PWD/build/test/app/tether scripts/soak.sh 2 2>&1 | tee build/soak.log &&
    grep -q '^SOAK PASSED' build/soak.log; then record "soak (2 min)" 1 0; else record "soak (2 min)" 0 1; fi
 # --- end of the reliability block
 
 # --- DEB install test (issue 6): build the .deb, install it with apt on this machine, run the
 # installed tether against the demo service, purge it and check no file is left. One test.
-echo "=== deb install: package, apt install, run, purge"
+phase "deb install: package, apt install, run, purge"
 if bash tests/install/deb_install.sh build/package; then record "deb install" 1 0; else record "deb install" 0 1; fi
 # --- end of the DEB install block
 
+phase "done"
 echo
 printf '%s\n' "${summary[@]}"
 echo "$total_pass passed, $total_fail failed"
