@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-ensure_packages "${BUILD_PACKAGES[@]}" xvfb xauth trayer xdotool procps nodejs npm || {
+{ ensure_packages "${BUILD_PACKAGES[@]}" xvfb xauth trayer xdotool procps && ensure_node; } || {
     echo "tether bench: could not install the packages it needs"; exit 1; }
 source scripts/e2e-deps.sh
 e2e_install || { echo "tether bench: opencode / MCP servers missing (see above)"; exit 1; }

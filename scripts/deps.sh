@@ -14,3 +14,10 @@ ensure_packages() {
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libxkbcommon-dev)
 RUN_PACKAGES=()  # the xcb and offscreen platform plugins come with libqt6gui6
+
+# Node.js and npm for the e2e tests and benchmarks: a machine may already have them from
+# outside Debian (NodeSource's nodejs bundles npm and conflicts with Debian's npm package).
+ensure_node() {
+    command -v node >/dev/null && command -v npm >/dev/null && return 0
+    ensure_packages nodejs npm
+}

@@ -13,7 +13,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}
 
 # --- end-to-end dependencies (issue 7): the pinned opencode and MCP servers from npm, in a
 # cache folder outside the source tree. On failure the e2e tests fail and say why (never skip).
-ensure_packages nodejs npm || echo "tether: could not install nodejs/npm for the e2e tests"
+ensure_node || echo "tether: could not install nodejs/npm for the e2e tests"
 source scripts/e2e-deps.sh
 e2e_install || echo "tether: e2e dependencies missing: the e2e tests will fail"
 export TETHER_E2E_CACHE

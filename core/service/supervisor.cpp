@@ -424,12 +424,14 @@ void Supervisor::onProbeResult(quint64 generation, Ms sentAt, const HttpResult &
         noteTimeGap(QStringLiteral("clock went back %1 ms").arg(sentAt - t));
         return;
     }
-    // A probe that timed out far later than its deadline measured Tether's stall, not the service.
+    // A probe settled far later than its deadline measured Tether's stall, not the service:
+    // after a stall the reply and the timeout are both pending and either may be seen first.
+    // A timeout then says nothing; a reply still says the service answered.
     const Ms deadline = sentAt + timings.probeTimeoutMs;
-    if (!r.transportOk && t > deadline && policy::isTimeGap(deadline, t, timings)) {
+    if (t > deadline && policy::isTimeGap(deadline, t, timings)) {
         noteTimeGap(QStringLiteral("probe deadline passed %1 ms late")
                         .arg(t - sentAt - timings.probeTimeoutMs));
-        return;
+        if (!r.transportOk) return;
     }
     const HealthVerdict v = r.transportOk ? judgeHealth(config_.profile.id, r.status, r.body)
                                           : HealthVerdict{false, {}, 0, r.error};
