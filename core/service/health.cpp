@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cmath>
 
 namespace tether {
 
@@ -26,8 +27,9 @@ HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteA
     const QJsonValue version = o.value(QLatin1String("version"));
     if (version.isString()) v.version = version.toString().left(64);
     if (profileId == QLatin1String("opencode2")) {
+        // A whole number above 1 only: 1.3 would truncate to init's pid (found by fuzz_health).
         const double pid = o.value(QLatin1String("pid")).toDouble(0);
-        if (pid > 1 && pid < 4294967296.0) v.reportedPid = qint64(pid);
+        if (pid >= 2 && pid < 4294967296.0 && pid == std::floor(pid)) v.reportedPid = qint64(pid);
         if (!version.isString()) {
             v.error = QStringLiteral("/api/info has no version");
             return v;

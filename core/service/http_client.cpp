@@ -39,6 +39,9 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
     QNetworkReply *reply = nam->sendCustomRequest(request, call.method, call.body);
+    // Qt reads the body on its own thread: without a bound it keeps reading a hostile 100 MB
+    // answer into memory until the cap check below gets to run.
+    reply->setReadBufferSize(call.maxBodyBytes + 1);
 
     struct State {
         HttpResult result;

@@ -56,7 +56,9 @@ ManagedRegistrationRead parseManagedRegistration(const QByteArray &bytes) {
         return invalid(
             QStringLiteral("url %1 is not on this machine's loopback").arg(m.url.host()));
     const QJsonValue password = o.value(QLatin1String("password"));
-    if (!password.isString()) return invalid(QStringLiteral("password is missing"));
+    // Empty would mean sending "opencode:" as credentials (found by fuzz_managed_registration).
+    if (!password.isString() || password.toString().isEmpty())
+        return invalid(QStringLiteral("password is missing or empty"));
     m.password = password.toString();
     m.version = o.value(QLatin1String("version")).toString().left(64);
 

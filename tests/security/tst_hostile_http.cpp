@@ -126,6 +126,27 @@ private slots:
         QVERIFY(!judgeHealth(QStringLiteral("demo"), o.result.status, o.result.body).healthy);
     }
 
+    void reportedPidIsAWholeNumberAboveOne_data() {
+        QTest::addColumn<QByteArray>("pid");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("whole") << QByteArray("4242") << qint64(4242);
+        // Found by fuzz_health: 1.3 was truncated to 1, init's pid.
+        QTest::newRow("fraction above 1") << QByteArray("1.3") << qint64(0);
+        QTest::newRow("fraction") << QByteArray("4242.5") << qint64(0);
+        QTest::newRow("one") << QByteArray("1") << qint64(0);
+        QTest::newRow("negative") << QByteArray("-7") << qint64(0);
+        QTest::newRow("beyond 32 bits") << QByteArray("4294967296") << qint64(0);
+        QTest::newRow("string") << QByteArray("\"4242\"") << qint64(0);
+    }
+    void reportedPidIsAWholeNumberAboveOne() {
+        QFETCH(QByteArray, pid);
+        QFETCH(qint64, expected);
+        const HealthVerdict v = judgeHealth(QStringLiteral("opencode2"), 200,
+                                            "{\"version\":\"2.0.1\",\"pid\":" + pid + "}");
+        QVERIFY(v.healthy);
+        QCOMPARE(v.reportedPid, expected);
+    }
+
     void invalidUtf8BodyIsNotHealthy() {
         FakeService svc;
         const QByteArray body = "{\"healthy\":true,\"version\":\"\xc3\x28\xff\xfe\xed\xa0\x80\"}";

@@ -61,6 +61,8 @@ private slots:
         QTest::newRow("https") << QByteArray("http://") << QByteArray("https://");
         QTest::newRow("no port") << QByteArray(":49374") << QByteArray("");
         QTest::newRow("no password") << QByteArray("\"password\"") << QByteArray("\"passwd\"");
+        // Found by fuzz_managed_registration: an empty password was taken as credentials.
+        QTest::newRow("empty password") << QByteArray("\"s3cret\"") << QByteArray("\"\"");
     }
     void rejectsDamage() {
         QFETCH(QByteArray, from);
