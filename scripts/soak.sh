@@ -5,7 +5,8 @@
 # leaves its group). Then it checks:
 #   - no orphan: every demo-service / demo-mcp process this run created is gone (zombies count)
 #   - Tether signalled nothing but services it started ("terminating pid N" in tether.log) and
-#     their verified MCP children ("sweep ... pid N" lines), all of them processes of this run
+#     their verified MCP children ("sweep ... pid N" lines, and every member of a group it
+#     signalled: "group G killed: p1 p2"), all of them processes of this run
 #   - Tether's RSS and open fds flat: growth under 5 % from the end of warm-up to the end
 #   - every transition logged: each injected fault shows up as a state change in tether.log
 #   scripts/soak.sh [MINUTES]     (fractions allowed: 0.5)
@@ -73,17 +74,22 @@ remember() { local p; for p in $(ours); do case $seen in *" $p "*) ;; *) seen="$
     tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -q demo-service && services="$services$p ";; esac; done; }
 end=$((SECONDS + $(python3 -c "print(int(float('$minutes')*60))")))
 warm=$((SECONDS + $(python3 -c "print(max(20, int(float('$minutes')*60)//4))")))
-rss0= fd0= samples=()
+# RSS and fds are sampled at one point of every cycle (the service healthy, just before the next
+# fault), so a probe socket or a child's pipes in flight do not count as growth; the first three
+# samples after warm-up are compared with the last three (the least of each).
+rss_s=() fd_s=()
 cycle=0
 while [ $SECONDS -lt $end ]; do
     remember
     kill -0 $tpid 2>/dev/null || { bad "tether exited"; break; }
-    if [ -z "$rss0" ] && [ $SECONDS -ge $warm ]; then rss0=$(rss $tpid); fd0=$(fds $tpid)
-        note "after warm-up: rss ${rss0} KiB, fds ${fd0}"; fi
     set -- $(state); st=${1:-} spid=${2:-0}
     if [ "$st" = healthy ] && [ "$spid" -gt 1 ] &&
        tr '\0' ' ' 2>/dev/null <"/proc/$spid/cmdline" | grep -q "demo-service --port $port" &&
        tr '\0' '\n' 2>/dev/null <"/proc/$spid/environ" | grep -qx "TETHER_DATA_DIR=$TETHER_DATA_DIR"; then
+        if [ $SECONDS -ge $warm ]; then
+            rss_s+=("$(rss $tpid)"); fd_s+=("$(fds $tpid)")
+            [ ${#rss_s[@]} -eq 1 ] && note "after warm-up: rss ${rss_s[0]} KiB, fds ${fd_s[0]}"
+        fi
         case $((cycle % 3)) in
         0) note "fault $cycle: freeze (SIGSTOP) service $spid"; kill -STOP "$spid" ;;
         1) note "fault $cycle: crash (SIGKILL) service $spid"; kill -KILL "$spid" ;;
@@ -96,7 +102,6 @@ while [ $SECONDS -lt $end ]; do
     fi
     t=$((SECONDS + period)); while [ $SECONDS -lt $t ] && [ $SECONDS -lt $end ]; do remember; sleep 1; done
 done
-rss1=$(rss $tpid); fd1=$(fds $tpid)
 remember
 "$TETHER_BIN" stop >/dev/null 2>&1
 "$TETHER_BIN" quit >/dev/null 2>&1
@@ -112,13 +117,25 @@ left=""
 for p in $seen; do for _ in $(seq 50); do gone "$p" && break; sleep 0.1; done; gone "$p" || left="$left $p"; done
 [ -z "$left" ] && note "orphans left: 0" || bad "left running:$left ($(for p in $left; do tr '\0' ' ' </proc/$p/cmdline; echo; done))"
 # Signalled only what it started: every pid Tether says it terminated or swept is one of ours.
-signalled=$( (grep -oE '(terminating|sweep[a-z]*|kill[a-z]*|TERM|KILL)[^0-9]{0,30}pid [0-9]+' "$log"; grep -oE 'pid [0-9]+: (killed|terminated|swept)' "$log" | cut -d: -f1) | grep -oE '[0-9]+$' | sort -un)
+# A group signal is logged with every live member it reached ("group G killed: p1 p2").
+signalled=$( (grep -oE '(terminating|sweep[a-z]*|kill[a-z]*|TERM|KILL)[^0-9]{0,30}pid [0-9]+' "$log"
+              grep -oE 'pid [0-9]+: (killed|terminated|swept)' "$log" | cut -d: -f1
+              grep -oE 'group [0-9]+ (signalled|killed): [0-9 ]+' "$log" | sed 's/.*: //' | tr ' ' '\n') |
+             grep -oE '[0-9]+$' | sort -un)
 foreign=""; for p in $signalled; do case $seen in *" $p "*) ;; *) foreign="$foreign $p";; esac; done
 [ -z "$foreign" ] && note "signalled pids: $(wc -w <<<"$signalled"), all services or children of this run" ||
     bad "signalled pids not of this run:$foreign"
 # Flat RSS and fds after warm-up.
-[ -n "$rss0" ] || { rss0=$rss1; fd0=$fd1; bad "run shorter than warm-up"; }
-note "tether rss: $rss0 KiB after warm-up -> $rss1 KiB at end; fds: $fd0 -> $fd1"
+least() { printf '%s\n' "$@" | sort -n | head -1; }
+n=${#rss_s[@]}
+if [ "$n" -ge 2 ]; then
+    k=$(( n < 6 ? n / 2 : 3 ))
+    rss0=$(least "${rss_s[@]:0:k}"); rss1=$(least "${rss_s[@]:n-k}")
+    fd0=$(least "${fd_s[@]:0:k}"); fd1=$(least "${fd_s[@]:n-k}")
+else
+    bad "run too short: $n samples after warm-up"; rss0=1 rss1=1 fd0=1 fd1=1 k=0
+fi
+note "tether rss: $rss0 KiB after warm-up -> $rss1 KiB at end; fds: $fd0 -> $fd1 ($n samples, least of $k at each end)"
 [ $((rss1 * 100)) -le $((rss0 * 105)) ] || bad "rss grew $(( (rss1 - rss0) * 100 / rss0 )) %"
 [ $((fd1 * 100)) -le $((fd0 * 105)) ] || bad "fds grew from $fd0 to $fd1"
 # Every transition logged: at least one state change per fault, plus the start.

@@ -258,6 +258,10 @@ void Runtime::beginQuit() {
         supervisor_->stop(); // no restart after this: the Supervisor no longer wants it running
         return;
     }
+    if (supervisor_->settling()) { // shutdown() lets it finish first
+        supervisor_->holdStarts();
+        return;
+    }
     leftRunning_ = supervisor_->serviceIdentity().has_value();
     supervisor_->leaveRunning(); // also: nothing may start from now on
 }
@@ -274,6 +278,19 @@ void Runtime::sessionEnding() {
 void Runtime::shutdown() {
     if (!supervisor_) return;
     shuttingDown_ = true;
+    const policy::Timings &timings = settings_.settings.timings;
+    if (supervisor_->settling()) {
+        // A stop, a replacement or an MCP cleanup under way finishes first, and nothing starts
+        // after it: quitting in its middle would leave the service half-stopped and its MCP
+        // children orphaned.
+        writeLog(QStringLiteral("quitting: letting the stop or cleanup under way finish"));
+        supervisor_->holdStarts();
+        QEventLoop loop;
+        connect(supervisor_.get(), &Supervisor::settled, &loop, &QEventLoop::quit);
+        QTimer::singleShot(int(timings.graceMs + settings_.settings.orphanGraceMs + 5000), &loop,
+                           &QEventLoop::quit);
+        loop.exec();
+    }
     const bool running = supervisor_->serviceIdentity().has_value() || leftRunning_;
     if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
         QEventLoop loop;
@@ -281,7 +298,7 @@ void Runtime::shutdown() {
                 [&loop](policy::State, policy::State to) {
                     if (to == policy::State::Stopped) loop.quit();
                 });
-        QTimer::singleShot(int(settings_.settings.timings.graceMs + 5000), &loop,
+        QTimer::singleShot(int(timings.graceMs + settings_.settings.orphanGraceMs + 5000), &loop,
                            &QEventLoop::quit);
         supervisor_->stop();
         loop.exec();

@@ -276,7 +276,7 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid,
     // The ledger is handed to the worker and not touched here until it is back.
     struct Outcome {
         CleanupResult result;
-        int groupSignalled = 0;
+        std::vector<os::Pid> groupPids; // the live members of the service's group when signalled
         QElapsedTimer timer;
     };
     auto outcome = std::make_shared<Outcome>();
@@ -290,25 +290,20 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid,
         // What is left of the service's own group (it led it): the kernel does not reuse the
         // group id while any member lives, so a non-empty group is still the service's.
         if (clean && pgid > 1 && os::maySignalGroup(pgid)) {
-            const auto members = [pgid] {
-                int n = 0;
-                for (const os::ProcessInfo &p : os::snapshot())
-                    n += p.pgid == pgid && p.state != os::RunState::Zombie;
-                return n;
-            };
-            if (members() > 0) {
-                outcome->groupSignalled = members();
+            const auto members = [pgid] { return os::liveGroupMembers(pgid); };
+            outcome->groupPids = members();
+            if (!outcome->groupPids.empty()) {
                 os::signalGroup(pgid, os::Signal::Terminate);
                 os::signalGroup(pgid, os::Signal::Continue);
                 const auto deadline = std::chrono::steady_clock::now() + config.grace;
-                while (members() > 0 && std::chrono::steady_clock::now() < deadline)
+                while (!members().empty() && std::chrono::steady_clock::now() < deadline)
                     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-                if (members() > 0) os::signalGroup(pgid, os::Signal::Kill);
+                if (!members().empty()) os::signalGroup(pgid, os::Signal::Kill);
             }
         }
     });
     worker->setParent(this);
-    connect(worker, &QThread::finished, this, [this, worker, outcome, service, clean, done] {
+    connect(worker, &QThread::finished, this, [this, worker, outcome, service, pgid, clean, done] {
         worker->deleteLater();
         sweeping_ = false;
         const SweepReport &report = outcome->result.report;
@@ -319,8 +314,12 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid,
                                         "%3 more in its group, in %4 ms")
                              .arg(service.pid)
                              .arg(removed)
-                             .arg(outcome->groupSignalled)
+                             .arg(outcome->groupPids.size())
                              .arg(outcome->timer.elapsed()));
+            if (!outcome->groupPids.empty())
+                emit logLine(QStringLiteral("  group %1 signalled: %2")
+                                 .arg(pgid)
+                                 .arg(pidList(outcome->groupPids)));
             for (const SweepResult &r : report.results)
                 if (r.outcome == os::TerminateOutcome::Refused ||
                     r.outcome == os::TerminateOutcome::Unknown)

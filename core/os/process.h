@@ -95,6 +95,9 @@ TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace);
 enum class Signal { Terminate, Kill, Continue, Stop };
 // Signal a whole process group (POSIX). Returns false if refused by the guard or failed.
 bool signalGroup(Pid pgid, Signal sig, std::string *error = nullptr);
+// The members of a process group that are not zombies (empty on Windows): what a group
+// signal would reach, listed before sending it so the log names every process signalled.
+std::vector<Pid> liveGroupMembers(Pid pgid);
 // Signal one verified identity (re-verified here; pidfd on Linux where available).
 bool signalIdentity(const Identity &id, Signal sig, std::string *error = nullptr);
 

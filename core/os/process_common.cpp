@@ -99,4 +99,12 @@ bool waitGone(const Identity &id, std::chrono::milliseconds timeout) {
     }
 }
 
+std::vector<Pid> liveGroupMembers(Pid pgid) {
+    std::vector<Pid> members;
+    if (pgid <= 0) return members;
+    for (const ProcessInfo &p : snapshot())
+        if (p.pgid == pgid && p.state != RunState::Zombie) members.push_back(p.pid);
+    return members;
+}
+
 } // namespace tether::os

@@ -62,10 +62,11 @@ bool runsProgram(qint64 pid, const QString &program) {
 }
 
 // Processes Tether deliberately leaves running when it quits: QProcess would kill them on
-// destruction. Kept reachable so the sanitizers do not call it a leak.
+// destruction. Kept reachable so the sanitizers do not call it a leak: the list itself is
+// never destroyed, since a static vector is freed at exit before LeakSanitizer looks.
 std::vector<QProcess *> &releasedProcesses() {
-    static std::vector<QProcess *> released;
-    return released;
+    static auto *released = new std::vector<QProcess *>;
+    return *released;
 }
 
 // Runs work() on a thread of its own (it may block for the grace period), then() back on
@@ -83,6 +84,13 @@ void runBlocking(QObject *owner, std::function<T()> work, std::function<void(T)>
 }
 
 } // namespace
+
+QString pidList(const std::vector<os::Pid> &pids) {
+    QStringList out;
+    for (os::Pid p : pids)
+        out << QString::number(p);
+    return out.join(QLatin1Char(' '));
+}
 
 Supervisor::Supervisor(Config config, QObject *parent)
     : QObject(parent)
@@ -602,17 +610,25 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
 
     log(QStringLiteral("terminating pid %1: %2").arg(svc.id.pid).arg(reason));
     terminating_ = true;
+    ++inFlight_;
     const Ms grace = config_.settings.timings.graceMs;
-    runBlocking<os::TerminateResult>(
+    struct Stopped {
+        os::TerminateResult result;
+        std::vector<os::Pid> groupKilled; // what was left of its group, killed after it
+    };
+    runBlocking<Stopped>(
         this,
         [svc, grace] {
-            os::TerminateResult r = os::terminate(svc.id, std::chrono::milliseconds(grace));
+            Stopped s{os::terminate(svc.id, std::chrono::milliseconds(grace)), {}};
             // Then what is left of its group (it led its own session, so the group is its tree).
-            if (svc.pgid > 1 && os::maySignalGroup(svc.pgid))
-                os::signalGroup(svc.pgid, os::Signal::Kill);
-            return r;
+            if (svc.pgid > 1 && os::maySignalGroup(svc.pgid)) {
+                s.groupKilled = os::liveGroupMembers(svc.pgid);
+                if (!s.groupKilled.empty()) os::signalGroup(svc.pgid, os::Signal::Kill);
+            }
+            return s;
         },
-        [this, svc, then](os::TerminateResult r) {
+        [this, svc, then](Stopped s) {
+            const os::TerminateResult &r = s.result;
             terminating_ = false;
             log(QStringLiteral("pid %1: %2%3")
                     .arg(svc.id.pid)
@@ -620,6 +636,10 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
                     .arg(r.detail.empty()
                              ? QString()
                              : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail))));
+            if (!s.groupKilled.empty())
+                log(QStringLiteral("  group %1 killed: %2")
+                        .arg(svc.pgid)
+                        .arg(pidList(s.groupKilled)));
             if (r.outcome == os::TerminateOutcome::Refused ||
                 r.outcome == os::TerminateOutcome::Unknown) {
                 status_.lastError = QStringLiteral("could not stop pid %1: %2")
@@ -628,13 +648,27 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
             }
             forgetService();
             removeRegistration(config_.registrationPath);
-            if (shuttingDown_) return;
             // What the stopped service leaves behind (children that left its group) goes too.
-            if (crashCleanup_)
-                crashCleanup_(svc.id, 0, then);
-            else
-                then();
+            if (!shuttingDown_) cleanUpAfter(svc.id, 0, then);
+            settle();
         });
+}
+
+void Supervisor::cleanUpAfter(const os::Identity &service, qint64 pgid,
+                              std::function<void()> then) {
+    if (!crashCleanup_) {
+        then();
+        return;
+    }
+    ++inFlight_;
+    crashCleanup_(service, pgid, [this, then] {
+        then();
+        settle();
+    });
+}
+
+void Supervisor::settle() {
+    if (--inFlight_ == 0) emit settled();
 }
 
 void Supervisor::forgetService() {
@@ -684,12 +718,9 @@ void Supervisor::onServiceGone(const QString &reason) {
                 QStringLiteral("The service stopped unexpectedly: %1").arg(reason));
     budget_ = policy::recordFailure(budget_, now(), config_.settings.timings);
     setState(State::Restarting, reason);
-    if (crashCleanup_)
-        crashCleanup_(id, pgid, [this, reason] {
-            if (want_ == Want::Running && !svc_) scheduleRestart(reason);
-        });
-    else
-        scheduleRestart(reason);
+    cleanUpAfter(id, pgid, [this, reason] {
+        if (!svc_) scheduleRestart(reason); // or Stopped, when starts are held meanwhile
+    });
 }
 
 void Supervisor::scheduleRestart(const QString &reason) {
@@ -770,6 +801,11 @@ void Supervisor::restart() {
         ++status_.restarts;
         adoptOrLaunch();
     });
+}
+
+void Supervisor::holdStarts() {
+    want_ = Want::Stopped;
+    restartTimer_.stop();
 }
 
 void Supervisor::leaveRunning() {

@@ -29,6 +29,9 @@ struct ProbeSample {
     policy::State state = policy::State::Stopped;
 };
 
+// "12 34 56": the pids a group signal reached, for the log that accounts for every signal.
+QString pidList(const std::vector<os::Pid> &pids);
+
 class Supervisor : public QObject {
     Q_OBJECT
 public:
@@ -57,6 +60,9 @@ public:
     std::optional<os::Identity> serviceIdentity() const;
 
     void setCrashCleanup(CrashCleanup cleanup) { crashCleanup_ = std::move(cleanup); }
+    // A termination or an MCP cleanup is under way: quitting now would leave the service
+    // half-stopped or its MCP children orphaned. settled() is emitted when none is.
+    bool settling() const { return inFlight_ > 0; }
     // The MCP view and the orphans are observed elsewhere (core/mcp) and kept in this one model.
     void setMcp(const QList<McpChildStatus> &rows);
     void setOrphans(const QList<OrphanStatus> &orphans);
@@ -67,6 +73,8 @@ public slots:
     void restart();
     // Quit without stopping: the service keeps running and the next launch adopts it.
     void leaveRunning();
+    // From now on nothing is started or restarted; what is under way finishes.
+    void holdStarts();
     // The OS says the machine woke up (or similar): time before this did not pass for Tether.
     void noteTimeGap(const QString &why);
 
@@ -78,6 +86,7 @@ signals:
     void logLine(const QString &line);
     void probed(const tether::ProbeSample &sample);
     void serviceStarted(const tether::os::Identity &service);
+    void settled();
 
 private:
     struct Tracked {
@@ -113,7 +122,9 @@ private:
     // Verify identity + port ownership, then (policy permitting) terminate; then continue().
     void verifyAndTerminate(const QString &reason, std::function<void()> then);
     void onServiceGone(const QString &reason);
-    void afterCrashCleanup();
+    // Clean what a dead service left behind (crashCleanup_), then continue with then().
+    void cleanUpAfter(const os::Identity &service, qint64 pgid, std::function<void()> then);
+    void settle(); // one piece of in-flight work done
     void scheduleRestart(const QString &reason);
     void forgetService();
     void writeOwnRegistration();
@@ -132,6 +143,7 @@ private:
     ServiceStatus status_;
     QNetworkAccessManager *nam_ = nullptr;
     CrashCleanup crashCleanup_;
+    int inFlight_ = 0; // terminations and cleanups under way
 
     Want want_ = Want::Stopped;
     std::optional<Tracked> svc_;

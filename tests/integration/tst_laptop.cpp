@@ -1,6 +1,7 @@
 // Life on a laptop, against real processes: Tether itself stalled (SIGSTOP) longer than the
-// recovery window, a wake event, clock jumps through the injected clock, and an MCP child that
-// leaks until the resource watch flags it and a restart through the service gives a fresh pid.
+// recovery window, a wake event, clock jumps through the injected clock, a quit in the middle of
+// a stop, and an MCP child that leaks until the resource watch flags it and a restart through
+// the service gives a fresh pid.
 #include "mcp/mcp_monitor.h"
 #include "os/process.h"
 #include "service/registration.h"
@@ -402,6 +403,50 @@ private slots:
         QDBusConnection::disconnectFromBus(QStringLiteral("nowhere"));
     }
 #endif
+
+    // --- Quit -----------------------------------------------------------------------------
+
+    void aQuitDuringAStopLetsTheStopFinishAndLeavesNoOrphan() {
+        // Found by the soak: `tether stop` then at once `tether quit` (the user stops the service
+        // and quits, or logs out): Tether quit in the middle of the stop and a stubborn MCP child
+        // that had left the service's group stayed behind. The service ignores SIGTERM, so the
+        // stop takes the whole grace period and the quit lands inside it.
+        Settings s = demoSettings(port_);
+        s.stopServiceOnQuit = false; // quitting alone would leave the service running
+        s.timings.graceMs = 1500;
+        s.orphanGraceMs = 300;
+        s.arguments = QStringList{
+            QStringLiteral("--ignore-term"), QStringLiteral("--mcp"),        QStringLiteral("2"),
+            QStringLiteral("--stubborn"),    QStringLiteral("--mcp-setsid"), QStringLiteral("1")};
+        HeadlessTether t(dataDir_->path(), s);
+        const QJsonObject healthy = waitHealthy(t);
+        QVERIFY2(!healthy.isEmpty(), qPrintable(t.log()));
+        const qint64 servicePid = healthy.value(QLatin1String("pid")).toInteger();
+        QList<qint64> children;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                children.clear();
+                for (const auto &row : t.status().value(QLatin1String("mcp")).toArray())
+                    if (const qint64 pid = row.toObject().value(QLatin1String("pid")).toInteger())
+                        children << pid;
+                return children.size() == 2;
+            }(),
+            kLong);
+
+        int code = -1;
+        t.run({QStringLiteral("stop")}, &code);
+        QCOMPARE(code, 0);
+        t.run({QStringLiteral("quit")}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY2(t.process().waitForFinished(kLong), qPrintable(t.log()));
+        QVERIFY2(test::absentOrZombie(servicePid), qPrintable(t.log()));
+        for (const qint64 child : children)
+            QVERIFY2(test::absentOrZombie(child),
+                     qPrintable(
+                         QStringLiteral("MCP child %1 left running\n%2").arg(child).arg(t.log())));
+        QVERIFY2(t.log().contains(QLatin1String("letting the stop or cleanup under way finish")),
+                 qPrintable(t.log()));
+    }
 
     // --- The MCP resource watch ------------------------------------------------------------
 
