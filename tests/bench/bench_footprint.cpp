@@ -1,21 +1,25 @@
 // Idle footprint and launch latency of the real `tether` with its tray, beside a floor: a bare
 // QSystemTrayIcon program (bench_tray_floor), both under the same X display with a tray host
 // (scripts/bench.sh starts Xvfb + trayer). For each service (demo, opencode):
-//   launch -> tray icon shown   until an X window of the program is mapped (xdotool, ~10 ms steps)
+//   launch -> tray icon shown   until the tray host's pixels change (the tray area grabbed from
+//                               the root window every ~5 ms, compared with the tray before launch)
 //   launch -> service healthy   via `tether status --json`
 //   idle 60 s                   RSS (mean of 1 s samples) and CPU time (utime+stime) of the
 //                               tether process alone, and of the floor, measured side by side
 // Targets: memory <= 1.5x the floor; CPU <= 30 ms per minute; icon shown < 300 ms.
 // Usage: bench_footprint [demo|opencode]... (needs DISPLAY, TETHER_BIN, BENCH_TRAY_FLOOR;
 // opencode also TETHER_E2E_CACHE). BENCH_IDLE_S overrides the 60 s.
-#include <QCoreApplication>
 #include <QDir>
+#include <QGuiApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPixmap>
 #include <QProcess>
+#include <QScreen>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QThread>
@@ -48,27 +52,43 @@ Usage sample(qint64 pid) {
     return u;
 }
 
-bool windowShown(const QProcessEnvironment &env, qint64 pid) {
-    QProcess x;
-    x.setProcessEnvironment(env);
-    x.start(QStringLiteral("xdotool"), {QStringLiteral("search"), QStringLiteral("--onlyvisible"),
-                                        QStringLiteral("--pid"), QString::number(pid)});
-    x.waitForFinished(5000);
-    return !x.readAllStandardOutput().trimmed().isEmpty();
+// The tray host's area (scripts/bench.sh: trayer at the top right, BENCH_TRAY_W x BENCH_TRAY_H).
+QImage trayArea() {
+    QScreen *screen = QGuiApplication::primaryScreen();
+    const int w = qEnvironmentVariableIntValue("BENCH_TRAY_W") > 0
+                      ? qEnvironmentVariableIntValue("BENCH_TRAY_W")
+                      : 128;
+    const int h = qEnvironmentVariableIntValue("BENCH_TRAY_H") > 0
+                      ? qEnvironmentVariableIntValue("BENCH_TRAY_H")
+                      : 32;
+    return screen->grabWindow(0, screen->geometry().width() - w, 0, w, h)
+        .toImage()
+        .convertToFormat(QImage::Format_RGB32);
 }
 
-// Launch -> a mapped window of the program (the embedded tray icon: the program has no other).
+int changedPixels(const QImage &a, const QImage &b) {
+    if (a.size() != b.size()) return a.width() * a.height();
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            n += a.pixel(x, y) != b.pixel(x, y);
+    return n;
+}
+
+// Launch -> the program's icon drawn in the tray: the tray area differs from how it looked
+// before the launch by more than a few pixels (an icon is at least 16 x 16).
 qint64 launchToIcon(QProcess &p, const QString &program, const QStringList &args,
                     const QProcessEnvironment &env) {
     p.setProcessEnvironment(env);
     p.setStandardOutputFile(QProcess::nullDevice());
     p.setStandardErrorFile(QProcess::nullDevice());
+    const QImage before = trayArea();
     QElapsedTimer t;
     t.start();
     p.start(program, args);
     if (!p.waitForStarted(10000)) return -1;
     while (t.elapsed() < 30000) {
-        if (windowShown(env, p.processId())) return t.elapsed();
+        if (changedPixels(before, trayArea()) > 64) return t.elapsed();
         QThread::msleep(5);
     }
     return -1;
@@ -207,7 +227,7 @@ void run(const QString &name, int idleS) {
 } // namespace
 
 int main(int argc, char **argv) {
-    QCoreApplication app(argc, argv);
+    QGuiApplication app(argc, argv); // for grabbing the tray's pixels off the X display
     QStringList which = app.arguments().mid(1);
     if (which.isEmpty()) which = {QStringLiteral("demo"), QStringLiteral("opencode")};
     if (qEnvironmentVariableIsEmpty("DISPLAY") || qEnvironmentVariableIsEmpty("TETHER_BIN") ||
