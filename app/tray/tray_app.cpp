@@ -119,15 +119,22 @@ void TrayApp::buildMenu() {
 void TrayApp::refresh() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
-    statusLine_->setText(m.statusLine);
-    open_->setEnabled(m.openEnabled);
-    start_->setEnabled(m.startEnabled);
-    stop_->setEnabled(m.stopEnabled);
-    restart_->setEnabled(m.restartEnabled);
-    restart_->setText(m.restartLabel);
-    orphans_->setVisible(m.orphanCount > 0);
-    orphans_->setText(m.orphanLabel);
-    icon_.setToolTip(m.tooltip);
+    // Most refreshes (a probe answered, the 5 s tick) change nothing a person sees: skip the
+    // menu and tooltip then, which is most of Tether's idle CPU time.
+    if (!modelShown_ || m != shownModel_) {
+        statusLine_->setText(m.statusLine);
+        open_->setEnabled(m.openEnabled);
+        start_->setEnabled(m.startEnabled);
+        stop_->setEnabled(m.stopEnabled);
+        restart_->setEnabled(m.restartEnabled);
+        restart_->setText(m.restartLabel);
+        orphans_->setVisible(m.orphanCount > 0);
+        orphans_->setText(m.orphanLabel);
+        icon_.setToolTip(m.tooltip);
+        refreshMcpMenu(m);
+        shownModel_ = m;
+        modelShown_ = true;
+    }
 
     const IconFlags flags{!st.orphans.isEmpty(), st.versionMismatch};
     if (!iconSet_ || st.state != iconState_ || flags.orphans != iconFlags_.orphans ||
@@ -137,15 +144,12 @@ void TrayApp::refresh() {
         iconState_ = st.state;
         iconFlags_ = flags;
     }
-    refreshMcpMenu();
     if (statusWindow_) statusWindow_->refresh();
     if (orphanDialog_) orphanDialog_->setOrphans(st.orphans);
     maybeOfferOrphans();
 }
 
-void TrayApp::refreshMcpMenu() {
-    const TrayMenuModel m =
-        trayMenuModel(runtime_->supervisor()->status(), QDateTime::currentDateTime());
+void TrayApp::refreshMcpMenu(const TrayMenuModel &m) {
     QStringList labels;
     for (const McpMenuRow &row : m.mcpRows)
         labels << row.label + (row.reconnectEnabled ? QStringLiteral("+") : QStringLiteral("-")) +

@@ -5,6 +5,7 @@
 #include "policy/state.h"
 #include "tray/notice_limiter.h"
 #include "tray/tray_icons.h"
+#include "tray/tray_menu_model.h"
 
 #include <QElapsedTimer>
 #include <QMenu>
@@ -37,7 +38,7 @@ public:
 private:
     void buildMenu();
     void refresh();
-    void refreshMcpMenu();
+    void refreshMcpMenu(const TrayMenuModel &m);
     void onNotice(const QString &kind, const QString &message);
     void maybeOfferOrphans();
     void waitForTray();
@@ -53,7 +54,9 @@ private:
     QAction *stop_ = nullptr;
     QAction *restart_ = nullptr;
     QAction *orphans_ = nullptr;
-    QStringList mcpLabels_; // what the submenu shows now, to rebuild it only on change
+    QStringList mcpLabels_;    // what the submenu shows now, to rebuild it only on change
+    TrayMenuModel shownModel_; // what the menu and tooltip show now
+    bool modelShown_ = false;
     bool iconSet_ = false;
     policy::State iconState_ = policy::State::Stopped;
     IconFlags iconFlags_;

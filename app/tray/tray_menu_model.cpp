@@ -23,6 +23,21 @@ QString versionPart(const ServiceStatus &st) {
 
 } // namespace
 
+bool operator==(const McpMenuRow &a, const McpMenuRow &b) {
+    return a.name == b.name && a.label == b.label && a.reconnectEnabled == b.reconnectEnabled &&
+           a.flagged == b.flagged && a.flagReason == b.flagReason;
+}
+
+bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
+    return a.statusLine == b.statusLine && a.tooltip == b.tooltip && a.url == b.url &&
+           a.openEnabled == b.openEnabled && a.startEnabled == b.startEnabled &&
+           a.stopEnabled == b.stopEnabled && a.restartEnabled == b.restartEnabled &&
+           a.restartLabel == b.restartLabel && a.mcpRows == b.mcpRows &&
+           a.mcpEmptyText == b.mcpEmptyText && a.mcpFlaggedCount == b.mcpFlaggedCount &&
+           a.mcpMenuTitle == b.mcpMenuTitle && a.orphanCount == b.orphanCount &&
+           a.orphanLabel == b.orphanLabel;
+}
+
 TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     using policy::State;
     TrayMenuModel m;

@@ -21,6 +21,8 @@ struct McpMenuRow {
     QString flagReason;
 };
 
+bool operator==(const McpMenuRow &a, const McpMenuRow &b);
+
 struct TrayMenuModel {
     QString statusLine; // state, version, port, uptime
     QString tooltip;
@@ -37,6 +39,12 @@ struct TrayMenuModel {
     int orphanCount = 0;
     QString orphanLabel; // empty: no orphan entry in the menu
 };
+
+// Equal models show the same menu and tooltip: the tray skips an update that changes nothing.
+bool operator==(const TrayMenuModel &a, const TrayMenuModel &b);
+inline bool operator!=(const TrayMenuModel &a, const TrayMenuModel &b) {
+    return !(a == b);
+}
 
 TrayMenuModel trayMenuModel(const ServiceStatus &status, const QDateTime &now);
 

@@ -169,7 +169,7 @@ void run(const QString &name, int idleS) {
     t.start();
     qint64 healthyMs = -1;
     while (t.elapsed() < 200000) {
-        if (status(env).value(QLatin1String("state")).toString() == QLatin1String("Healthy")) {
+        if (status(env).value(QLatin1String("state")).toString() == QLatin1String("healthy")) {
             healthyMs = t.elapsed() + tetherIcon;
             break;
         }

@@ -3,9 +3,13 @@
 //   service cold start     spawn -> first authorised 200 from the health path, polled every 5 ms
 //                          by this program alone (the service's own start-up time)
 //   crash detection        SIGKILL -> Supervisor leaves Healthy              target < 50 ms
-//   crash -> healthy       minus back-off and the service's cold start        target < 100 ms
+//   crash -> healthy       minus back-off and the replacement's own start-up  target < 100 ms
 //   crash -> orphans gone  every MCP process of the dead service gone         target < 1 s
-//   freeze -> replacement  SIGSTOP -> a new service healthy, minus (window + cold start)  < 1 s
+//   freeze -> replacement  SIGSTOP -> a new service healthy, minus (window + its start-up)  < 1 s
+// The replacement's own start-up is measured in the same run (its spawn -> its first authorised
+// 200, polled every 5 ms from a thread of this program's, beside Tether): real opencode's
+// start-up varies by seconds from one start to the next, so a cold start measured once cannot
+// be subtracted.
 //   adopt                  a new Supervisor -> the running service adopted as Healthy
 // Usage: bench_supervision [demo|opencode]... (default both). Needs TETHER_BIN; opencode needs
 // TETHER_E2E_CACHE (scripts/e2e-deps.sh). Prints one line per figure.
@@ -29,9 +33,17 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace tether;
 using policy::State;
@@ -39,6 +51,7 @@ using policy::State;
 namespace {
 
 constexpr policy::Ms kBackoffMs = 1; // the restart back-off is a setting; excluded from overhead
+const QByteArray kBenchAuth = "Basic " + QByteArray("opencode:bench").toBase64();
 
 void line(const QString &target, const QString &figure, double ms, const QString &goal = {},
           bool met = true) {
@@ -68,18 +81,75 @@ bool spinUntil(const std::function<bool()> &condition, int timeoutMs, int pollMs
     return true;
 }
 
-bool healthOk(int port, const QByteArray &password, const QString &path) {
+// The same request over a plain socket, for the watch thread (no Qt objects off the main thread).
+bool healthOkPosix(int port, const QByteArray &authorization, const QString &path) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(quint16(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    timeval tv{5, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    bool ok = false;
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0) {
+        const QByteArray request = "GET " + path.toLatin1() +
+                                   " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
+                                   "Authorization: " + authorization + "\r\n\r\n";
+        if (::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL) ==
+            ssize_t(request.size())) {
+            char head[16] = {};
+            const ssize_t n = ::recv(fd, head, sizeof head - 1, MSG_WAITALL);
+            ok = n >= 12 && QByteArray(head).startsWith("HTTP/1.1 200");
+        }
+    }
+    ::close(fd);
+    return ok;
+}
+
+bool healthOk(int port, const QByteArray &authorization, const QString &path) {
     QTcpSocket s;
     s.connectToHost(QStringLiteral("127.0.0.1"), quint16(port));
     if (!s.waitForConnected(200)) return false;
     s.write("GET " + path.toLatin1() +
-            " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Basic " +
-            QByteArray("opencode:" + password).toBase64() + "\r\n\r\n");
+            " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: " + authorization +
+            "\r\n\r\n");
     QByteArray head;
     while (!head.contains("\r\n") && s.waitForReadyRead(5000))
         head += s.readAll();
     return head.startsWith("HTTP/1.1 200");
 }
+
+// A replacement service's own start-up, watched beside Tether: from its spawn to its first
+// authorised 200, polled every 5 ms on a thread of its own (Tether's event loop is not held up).
+class StartupWatch {
+public:
+    ~StartupWatch() { finish(); }
+    void begin(int port, QByteArray authorization, QString path) {
+        spawned_.start();
+        thread_ = std::thread([this, port, authorization, path] {
+            while (!stop_) {
+                if (healthOkPosix(port, authorization, path)) {
+                    answeredMs_ = double(spawned_.nsecsElapsed()) / 1e6;
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+        });
+    }
+    // ms from the spawn to its first answer; < 0 when it never answered.
+    double finish() {
+        stop_ = true;
+        if (thread_.joinable()) thread_.join();
+        return answeredMs_;
+    }
+
+private:
+    QElapsedTimer spawned_;
+    std::thread thread_;
+    std::atomic<bool> stop_{false};
+    std::atomic<double> answeredMs_{-1};
+};
 
 struct Target {
     QString name;
@@ -174,8 +244,8 @@ public:
         if (!waitReady(200000)) return fail(QStringLiteral("never healthy with its MCP servers"));
         line(t_.name, QStringLiteral("Tether start -> healthy + MCP rows"), double(t.elapsed()));
 
-        crash(cold);
-        freeze(cold);
+        crash();
+        freeze();
         adopt();
         sup_->stop();
         spinUntil([this] { return sup_->status().state == State::Stopped; }, 30000);
@@ -218,6 +288,23 @@ private:
         return spinUntil([this] { return ready(); }, timeoutMs, 5);
     }
 
+    // The watch saw no authorised 200 before Tether did: no overhead can be isolated (seen with
+    // real opencode, whose killed process keeps its listening socket for a while).
+    void unobserved(const QString &what) {
+        std::printf("%-9s %-44s        n/a     the replacement's start-up was not observed: "
+                    "overhead not isolated\n",
+                    qPrintable(t_.name),
+                    qPrintable(what + QStringLiteral(" -> healthy - its start-up")));
+        std::fflush(stdout);
+    }
+
+    // Watch the next service Tether spawns: its own start-up, measured beside Tether.
+    QMetaObject::Connection watchNextSpawn(StartupWatch &watch) {
+        return QObject::connect(sup_.get(), &Supervisor::serviceStarted, [this, &watch] {
+            watch.begin(t_.settings.port, sup_->authorization(), profile_.healthPath);
+        });
+    }
+
     // The service alone, as Tether would start it, polled every 5 ms by this program.
     double coldStart() {
         QProcess p;
@@ -231,7 +318,7 @@ private:
         p.start(profile_.program, profile_.arguments);
         const bool ok =
             p.waitForStarted(10000) &&
-            spinUntil([&] { return healthOk(t_.settings.port, "bench", profile_.healthPath); },
+            spinUntil([&] { return healthOk(t_.settings.port, kBenchAuth, profile_.healthPath); },
                       200000, 5);
         const double ms = double(t.elapsed());
         // Our own child: kill its group (opencode's MCP children share it), then reap.
@@ -258,10 +345,12 @@ private:
         return out;
     }
 
-    void crash(double cold) {
+    void crash() {
         const auto service = sup_->serviceIdentity();
         const std::vector<os::Identity> children = mcpProcesses();
         qint64 leftHealthy = -1, orphansGone = -1;
+        StartupWatch replacement;
+        const auto spawned = watchNextSpawn(replacement);
         QElapsedTimer t;
         auto conn = QObject::connect(sup_.get(), &Supervisor::stateChanged,
                                      [&](State from, State, const QString &) {
@@ -282,6 +371,8 @@ private:
             200000, 1);
         const double healthyMs = double(t.elapsed());
         QObject::disconnect(conn);
+        QObject::disconnect(spawned);
+        const double startup = replacement.finish();
         if (!ok) return fail(QStringLiteral("not healthy after the crash"));
         line(t_.name, QStringLiteral("crash: SIGKILL -> state change"), leftHealthy / 1000.0,
              QStringLiteral("< 50 ms"), leftHealthy >= 0 && leftHealthy < 50000);
@@ -289,14 +380,21 @@ private:
              orphansGone / 1000.0, QStringLiteral("< 1000 ms"),
              orphansGone >= 0 && orphansGone < 1000000);
         line(t_.name, QStringLiteral("crash: SIGKILL -> healthy again"), healthyMs);
-        const double overhead = healthyMs - double(kBackoffMs) - cold;
-        line(t_.name, QStringLiteral("crash -> healthy - back-off - cold start"), overhead,
-             QStringLiteral("< 100 ms"), overhead < 100);
+        if (startup < 0) {
+            unobserved(QStringLiteral("crash"));
+        } else {
+            line(t_.name, QStringLiteral("crash: the replacement's own start-up"), startup);
+            const double overhead = healthyMs - double(kBackoffMs) - startup;
+            line(t_.name, QStringLiteral("crash -> healthy - back-off - its start-up"), overhead,
+                 QStringLiteral("< 100 ms"), overhead < 100);
+        }
         waitReady(200000);
     }
 
-    void freeze(double cold) {
+    void freeze() {
         const auto service = sup_->serviceIdentity();
+        StartupWatch replacement;
+        const auto spawned = watchNextSpawn(replacement);
         QElapsedTimer t;
         t.start();
         os::signalIdentity(*service, os::Signal::Stop);
@@ -306,13 +404,20 @@ private:
             },
             300000, 2);
         const double ms = double(t.elapsed());
+        QObject::disconnect(spawned);
+        const double startup = replacement.finish();
         if (!ok) return fail(QStringLiteral("frozen service not replaced"));
         line(t_.name, QStringLiteral("freeze: SIGSTOP -> replacement healthy"), ms);
-        const double overhead = ms - double(t_.settings.timings.windowMs) - cold;
-        line(t_.name,
-             QStringLiteral("freeze -> healthy - (window %1 ms + cold start)")
-                 .arg(t_.settings.timings.windowMs),
-             overhead, QStringLiteral("< 1000 ms"), overhead < 1000);
+        if (startup < 0) {
+            unobserved(QStringLiteral("freeze"));
+        } else {
+            line(t_.name, QStringLiteral("freeze: the replacement's own start-up"), startup);
+            const double overhead = ms - double(t_.settings.timings.windowMs) - startup;
+            line(t_.name,
+                 QStringLiteral("freeze -> healthy - (window %1 ms + its start-up)")
+                     .arg(t_.settings.timings.windowMs),
+                 overhead, QStringLiteral("< 1000 ms"), overhead < 1000);
+        }
         waitReady(200000);
     }
 
