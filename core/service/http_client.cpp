@@ -39,9 +39,6 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
     QNetworkReply *reply = nam->sendCustomRequest(request, call.method, call.body);
-    // Qt reads the body on its own thread: without a bound it keeps reading a hostile 100 MB
-    // answer into memory until the cap check below gets to run.
-    reply->setReadBufferSize(call.maxBodyBytes + 1);
 
     struct State {
         HttpResult result;
@@ -68,6 +65,19 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
     });
     deadline->start(call.timeoutMs);
 
+    // Qt reads the body on its own thread and does not bound that for HTTP: an answer that
+    // declares a body over the cap is refused as soon as its headers arrive, before any of it.
+    QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, [=] {
+        const qint64 declared = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong();
+        if (declared > call.maxBodyBytes) {
+            HttpResult r;
+            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            r.error = QStringLiteral("response body of %1 bytes is larger than %2 bytes")
+                          .arg(declared)
+                          .arg(call.maxBodyBytes);
+            finish(r);
+        }
+    });
     QObject::connect(reply, &QNetworkReply::readyRead, reply, [=] {
         state->result.body += reply->readAll();
         if (state->result.body.size() > call.maxBodyBytes) {

@@ -97,13 +97,25 @@ private slots:
         nam_ = nullptr;
     }
 
+    void hundredMegabyteBodyIsCutOffAtTheCap_data() {
+        QTest::addColumn<bool>("declared");
+        // Declared in Content-Length: refused on the headers, before the body is read.
+        QTest::newRow("declared length") << true;
+        // Undeclared (read to the close): cut off once the cap is passed. Qt reads ahead on its
+        // own thread, so how much the server got to send depends on scheduling; it never gets to
+        // send it all.
+        QTest::newRow("read to close") << false;
+    }
     void hundredMegabyteBodyIsCutOffAtTheCap() {
+        QFETCH(bool, declared);
         FakeService svc;
         qint64 sent = 0;
         const qint64 total = 100LL * 1024 * 1024;
-        svc.handler = [&sent, total](QTcpSocket *s, const QByteArray &) {
-            s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-                     QByteArray::number(total) + "\r\n\r\n{\"healthy\":true,\"version\":\"");
+        svc.handler = [&sent, total, declared](QTcpSocket *s, const QByteArray &) {
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" +
+                     (declared ? "Content-Length: " + QByteArray::number(total) + "\r\n"
+                               : QByteArray("Connection: close\r\n")) +
+                     "\r\n{\"healthy\":true,\"version\":\"");
             // Keep the pipe full, a chunk at a time, while the client still reads.
             auto pump = [s, &sent, total] {
                 static const QByteArray chunk(256 * 1024, 'x');
@@ -121,7 +133,7 @@ private slots:
         QVERIFY(!o.result.transportOk);
         QVERIFY2(!o.result.error.isEmpty(), "no reason given");
         QVERIFY(o.result.body.size() <= 64 * 1024);
-        QVERIFY2(sent < total / 4,
+        QVERIFY2(sent < (declared ? total / 4 : total),
                  qPrintable(QStringLiteral("client kept reading: %1 bytes sent").arg(sent)));
         QVERIFY(!judgeHealth(QStringLiteral("demo"), o.result.status, o.result.body).healthy);
     }
