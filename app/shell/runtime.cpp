@@ -133,14 +133,7 @@ void Runtime::applySettings(const Settings &settings) {
     const Settings before = settings_.settings;
     const bool wanted = supervisor_->status().state != policy::State::Stopped;
     if (changesService(before, settings) && supervisor_->serviceIdentity()) {
-        QEventLoop loop;
-        connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
-                [&loop](policy::State, policy::State to) {
-                    if (to == policy::State::Stopped) loop.quit();
-                });
-        QTimer::singleShot(int(before.timings.graceMs + 5000), &loop, &QEventLoop::quit);
-        supervisor_->stop();
-        loop.exec();
+        stopAndWait(before);
     }
     // Whatever still runs is left to the new Supervisor, which adopts it.
     supervisor_->leaveRunning();
@@ -275,10 +268,21 @@ void Runtime::sessionEnding() {
     beginQuit();
 }
 
+void Runtime::stopAndWait(const Settings &settings) {
+    QEventLoop loop;
+    connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
+            [&loop](policy::State, policy::State to) {
+                if (to == policy::State::Stopped) loop.quit();
+            });
+    QTimer::singleShot(int(settings.timings.graceMs + settings.orphanGraceMs + 5000), &loop,
+                       &QEventLoop::quit);
+    supervisor_->stop();
+    loop.exec();
+}
+
 void Runtime::shutdown() {
     if (!supervisor_) return;
     shuttingDown_ = true;
-    const policy::Timings &timings = settings_.settings.timings;
     if (supervisor_->settling()) {
         // A stop, a replacement or an MCP cleanup under way finishes first, and nothing starts
         // after it: quitting in its middle would leave the service half-stopped and its MCP
@@ -287,21 +291,14 @@ void Runtime::shutdown() {
         supervisor_->holdStarts();
         QEventLoop loop;
         connect(supervisor_.get(), &Supervisor::settled, &loop, &QEventLoop::quit);
-        QTimer::singleShot(int(timings.graceMs + settings_.settings.orphanGraceMs + 5000), &loop,
-                           &QEventLoop::quit);
+        QTimer::singleShot(
+            int(settings_.settings.timings.graceMs + settings_.settings.orphanGraceMs + 5000),
+            &loop, &QEventLoop::quit);
         loop.exec();
     }
     const bool running = supervisor_->serviceIdentity().has_value() || leftRunning_;
     if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
-        QEventLoop loop;
-        connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
-                [&loop](policy::State, policy::State to) {
-                    if (to == policy::State::Stopped) loop.quit();
-                });
-        QTimer::singleShot(int(timings.graceMs + settings_.settings.orphanGraceMs + 5000), &loop,
-                           &QEventLoop::quit);
-        supervisor_->stop();
-        loop.exec();
+        stopAndWait(settings_.settings);
     } else if (!settings_.settings.stopServiceOnQuit) {
         supervisor_->leaveRunning();
     }

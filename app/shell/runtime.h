@@ -71,6 +71,10 @@ signals:
     void healthChanged();
 
 private:
+    // Stop the service and run the event loop until it is Stopped (MCP cleanup included), for
+    // at most the longest a stop can take with these settings.
+    void stopAndWait(const Settings &settings);
+
     QByteArray handle(const control::Request &request);
     void writeLog(const QString &line);
     // Resolve the profile and create + wire the Supervisor (init and applySettings).

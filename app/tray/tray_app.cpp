@@ -120,7 +120,7 @@ void TrayApp::refresh() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
     // Most refreshes (a probe answered, the 5 s tick) change nothing a person sees: skip the
-    // menu and tooltip then, which is most of Tether's idle CPU time.
+    // menu and tooltip then.
     if (!modelShown_ || m != shownModel_) {
         statusLine_->setText(m.statusLine);
         open_->setEnabled(m.openEnabled);
