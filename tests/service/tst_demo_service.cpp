@@ -243,8 +243,16 @@ public:
             waitLine(QRegularExpression(QStringLiteral("^mcp %1 pid (\\d+)$").arg(name)));
         if (m.isEmpty()) return std::nullopt;
         const qint64 pid = m[1].toLongLong();
-        const ProcFacts f = readProc(pid);
-        if (!f.found || f.ppid != identity.pid)
+        // QProcess reports "started" when exec closes its close-on-exec pipe, which the kernel
+        // does before it lays out the new argv and environment: /proc/PID/cmdline can read
+        // empty for a moment after the line. Wait until the child shows its own program.
+        ProcFacts f = readProc(pid);
+        for (QDeadlineTimer deadline(10000);
+             f.found && f.ppid == identity.pid && !f.argv.contains(QStringLiteral("demo-mcp")) &&
+             !deadline.hasExpired();
+             f = readProc(pid))
+            QTest::qWait(5);
+        if (!f.found || f.ppid != identity.pid || !f.argv.contains(QStringLiteral("demo-mcp")))
             return std::nullopt; // not the service's child: never tracked, never signalled
         const Identity child{pid, f.startTime};
         children.push_back(child);
