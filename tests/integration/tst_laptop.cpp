@@ -451,8 +451,10 @@ private slots:
     // --- The MCP resource watch ------------------------------------------------------------
 
     void aLeakingMcpChildIsFlaggedAndRestartingItGivesAFreshPid() {
-        // The threshold sits 12 MiB above what a fresh demo MCP child uses here (measured, so
-        // it holds under the sanitizers too); the child leaks 4 MiB/s.
+        // The threshold sits 24 MiB above what a fresh demo MCP child uses here (measured, so
+        // it holds under the sanitizers too); the child leaks 2 MiB/s, so it crosses about 12 s
+        // after it starts: time to see it first below the threshold even on a loaded machine
+        // (at 4 MiB/s and 12 MiB it was already over when first seen, 3.9 s in, under load).
         QProcess probe;
         probe.start(test::tetherBin(), {QStringLiteral("demo-mcp"), QStringLiteral("--name"),
                                         QStringLiteral("probe")});
@@ -463,11 +465,11 @@ private slots:
         baseKiB = std::max<quint64>(baseKiB, os::inspect(probe.processId()).info.rssKiB);
         probe.kill(); // our own child
         probe.waitForFinished(kLong);
-        const int warnMiB = int(baseKiB / 1024) + 12;
+        const int warnMiB = int(baseKiB / 1024) + 24;
 
         Settings s = demoSettings(port_);
         s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("1"),
-                                  QStringLiteral("--mcp-leak-kib-per-s"), QStringLiteral("4096")};
+                                  QStringLiteral("--mcp-leak-kib-per-s"), QStringLiteral("2048")};
         s.memoryWarnMiB = warnMiB;
         HeadlessTether t(dataDir_->path(), s);
         const QJsonObject healthy = waitHealthy(t);

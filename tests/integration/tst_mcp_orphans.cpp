@@ -44,6 +44,13 @@ bool gone(const os::Identity &id) {
     return os::alive(id) == os::Liveness::Gone;
 }
 
+QList<OrphanStatus> fromLedger(const QList<OrphanStatus> &found) {
+    QList<OrphanStatus> out;
+    for (const OrphanStatus &o : found)
+        if (o.kind == QLatin1String("ledger")) out << o;
+    return out;
+}
+
 } // namespace
 
 class TestMcpOrphans : public QObject {
@@ -164,7 +171,8 @@ private slots:
                                   qPrintable(dump()), 5000);
         const qint64 latency = t.elapsed();
         qInfo("crash -> 3 stubborn orphans gone: %lld ms", static_cast<long long>(latency));
-        QVERIFY2(latency < 1000, qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(dump())));
+        QVERIFY2(latency < 1000 * test::sanitizerSlowdown(),
+                 qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(dump())));
         for (const os::Identity &c : children)
             QVERIFY(test::absentOrZombie(c.pid));
         // Then the service restarts with fresh children.
@@ -193,15 +201,16 @@ private slots:
         for (const os::Identity &c : children)
             QCOMPARE(os::alive(c), os::Liveness::Alive); // nobody cleaned them: true orphans
 
-        // The next launch finds exactly those three.
+        // The next launch finds exactly those three in its ledger. (Only the ledger's: another
+        // suite running beside this one may have "possible" orphans of the same demo command
+        // for a moment, and those are never swept without a person's say-so anyway.)
         make(demoWithStubbornChildren(port_));
         const auto dry = mcp_->cleanupNow(true);
-        QCOMPARE(dry.found.size(), 3);
-        for (const OrphanStatus &o : dry.found) {
-            QCOMPARE(o.kind, QStringLiteral("ledger"));
+        const QList<OrphanStatus> found = fromLedger(dry.found);
+        QCOMPARE(found.size(), 3);
+        for (const OrphanStatus &o : found)
             QVERIFY(std::any_of(children.begin(), children.end(),
                                 [&](const os::Identity &c) { return c.pid == o.pid; }));
-        }
         for (const os::Identity &c : children)
             QCOMPARE(os::alive(c), os::Liveness::Alive); // a dry run touches nothing
         const auto done = mcp_->cleanupNow(false);
@@ -209,7 +218,7 @@ private slots:
         QCOMPARE(done.refused, 0);
         for (const os::Identity &c : children)
             QVERIFY(gone(c));
-        QCOMPARE(mcp_->cleanupNow(true).found.size(), 0); // a rerun finds none
+        QCOMPARE(fromLedger(mcp_->cleanupNow(true).found).size(), 0); // a rerun finds none
         QCOMPARE(int(mcp_->ledger().entries().size()), 0);
     }
 

@@ -18,4 +18,22 @@ std::uint16_t freeLoopbackPort();
 // Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
 bool absentOrZombie(std::int64_t pid);
 
+// How much slower than a normal build this one runs: a latency target a user is promised is
+// asserted as is in the normal build, and this many times over under the sanitizers (every
+// process involved, Tether and the demo alike, runs instrumented). The benchmarks measure the
+// real figure.
+constexpr int sanitizerSlowdown() {
+#if defined(__SANITIZE_ADDRESS__)
+    return 3;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return 3;
+#else
+    return 1;
+#endif
+#else
+    return 1;
+#endif
+}
+
 } // namespace tether::test
