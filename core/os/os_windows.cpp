@@ -481,7 +481,33 @@ bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
     return true;
 }
 
-// ---- job objects ----------------------------------------------------------------------------
+// ---- suspended starts and job objects -------------------------------------------------------
+
+bool resumeSuspended(Pid pid, std::string *error) {
+    if (!maySignalPid(pid)) {
+        if (error) *error = "guard: pid " + std::to_string(pid) + " may not be resumed";
+        return false;
+    }
+    Handle snap(CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0));
+    if (!snap) {
+        if (error) *error = lastErrorText("CreateToolhelp32Snapshot");
+        return false;
+    }
+    int resumed = 0; // a process created suspended has one thread
+    THREADENTRY32 entry{};
+    entry.dwSize = sizeof entry;
+    for (BOOL more = Thread32First(snap.get(), &entry); more;
+         more = Thread32Next(snap.get(), &entry)) {
+        if (entry.th32OwnerProcessID != DWORD(pid)) continue;
+        Handle thread(OpenThread(THREAD_SUSPEND_RESUME, FALSE, entry.th32ThreadID));
+        if (thread && ResumeThread(thread.get()) != DWORD(-1)) ++resumed;
+    }
+    if (resumed == 0) {
+        if (error) *error = "pid " + std::to_string(pid) + ": no thread could be resumed";
+        return false;
+    }
+    return true;
+}
 
 namespace {
 

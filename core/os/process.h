@@ -104,6 +104,10 @@ bool signalIdentity(const Identity &id, Signal sig, std::string *error = nullptr
 // Wait until the identity is gone (zombie counts as gone) or the timeout passes.
 bool waitGone(const Identity &id, std::chrono::milliseconds timeout);
 
+// Resume every thread of a process created suspended (Windows CREATE_SUSPENDED, so that it can
+// join a job before it runs). Windows only: false elsewhere. Refused for Tether itself.
+bool resumeSuspended(Pid pid, std::string *error = nullptr);
+
 Pid currentPid();
 Pid currentProcessGroup(); // 0 on Windows
 

@@ -2,6 +2,7 @@
 
 #include "service/health.h"
 #include "service/registration.h"
+#include "service/service_job.h"
 
 #include <QElapsedTimer>
 #include <algorithm>
@@ -262,7 +263,7 @@ void Supervisor::adoptOrLaunch() {
 void Supervisor::adopt(const os::Identity &id, qint64 pgid, const QString &password, int port,
                        bool external, const QDateTime &startedAt) {
     ++generation_;
-    svc_ = Tracked{id, pgid, password, false, nullptr};
+    svc_ = Tracked{id, pgid, password, false, nullptr, reopenServiceJob(id)};
     status_.pid = id.pid;
     status_.port = quint16(port);
     status_.url = baseUrl().toString();
@@ -313,6 +314,8 @@ void Supervisor::launch() {
     // The service leads a new session and process group: its whole tree can be signalled.
     if (config_.settings.containment) p->setChildProcessModifier([] { ::setsid(); });
 #endif
+    // Windows: it starts suspended and runs once it is in its job (onLaunched).
+    if (config_.settings.containment) requestSuspendedStart(p);
     connect(p, &QProcess::started, this, [this, p] { onLaunched(p); });
     connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart) onLaunchFailed(p, p->errorString());
@@ -321,7 +324,7 @@ void Supervisor::launch() {
         onProcessFinished(p, code, st == QProcess::CrashExit);
     });
     ++generation_;
-    svc_ = Tracked{{}, 0, password, true, p};
+    svc_ = Tracked{{}, 0, password, true, p, nullptr};
     status_.external = false;
     status_.port = quint16(config_.profile.port);
     status_.url = baseUrl().toString();
@@ -336,6 +339,11 @@ void Supervisor::onLaunched(QProcess *p) {
     const std::optional<os::Identity> id = os::identityOf(pid);
     svc_->id = id ? *id : os::Identity{pid, 0};
     svc_->pgid = config_.settings.containment ? pid : 0; // setsid made it lead its own group
+    if (config_.settings.containment) {
+        QString why;
+        svc_->job = containStartedService(svc_->id, &why);
+        if (!why.isEmpty()) log(QStringLiteral("containment: %1").arg(why));
+    }
     status_.pid = pid;
     status_.startedAt = QDateTime::currentDateTime();
     status_.version.clear();
@@ -615,16 +623,18 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
     struct Stopped {
         os::TerminateResult result;
         std::vector<os::Pid> groupKilled; // what was left of its group, killed after it
+        std::vector<os::Pid> jobEnded;    // the same on Windows: what was left in its job
     };
     runBlocking<Stopped>(
         this,
         [svc, grace] {
-            Stopped s{os::terminate(svc.id, std::chrono::milliseconds(grace)), {}};
+            Stopped s{os::terminate(svc.id, std::chrono::milliseconds(grace)), {}, {}};
             // Then what is left of its group (it led its own session, so the group is its tree).
             if (svc.pgid > 1 && os::maySignalGroup(svc.pgid)) {
                 s.groupKilled = os::liveGroupMembers(svc.pgid);
                 if (!s.groupKilled.empty()) os::signalGroup(svc.pgid, os::Signal::Kill);
             }
+            s.jobEnded = endServiceJob(svc.job);
             return s;
         },
         [this, svc, then](Stopped s) {
@@ -640,6 +650,8 @@ void Supervisor::verifyAndTerminate(const QString &reason, std::function<void()>
                 log(QStringLiteral("  group %1 killed: %2")
                         .arg(svc.pgid)
                         .arg(pidList(s.groupKilled)));
+            if (!s.jobEnded.empty())
+                log(QStringLiteral("  job ended: %1").arg(pidList(s.jobEnded)));
             if (r.outcome == os::TerminateOutcome::Refused ||
                 r.outcome == os::TerminateOutcome::Unknown) {
                 status_.lastError = QStringLiteral("could not stop pid %1: %2")
@@ -707,6 +719,9 @@ void Supervisor::onServiceGone(const QString &reason) {
         return; // another client's service took over; the old one left by itself
     const os::Identity id = svc_->id;
     const qint64 pgid = svc_->pgid;
+    // Windows: the job ends the rest of its tree at once (POSIX: cleanUpAfter kills the group).
+    if (const std::vector<os::Pid> ended = endServiceJob(svc_->job); !ended.empty())
+        log(QStringLiteral("  job ended: %1").arg(pidList(ended)));
     status_.lastError = reason;
     forgetService();
     removeRegistration(config_.registrationPath);

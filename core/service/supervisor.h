@@ -95,6 +95,7 @@ private:
         QString password;
         bool ourChild = false; // launched by this Tether process (a QProcess we own)
         QPointer<QProcess> process;
+        std::shared_ptr<os::Job> job; // Windows containment (service_job.h); null on POSIX
     };
     enum class Want { Stopped, Running };
 

@@ -475,6 +475,28 @@ void testJobEndsTreeWithGrandchild() {
     CHECK(waitUntil([&] { return job->pids().empty(); }, 10000ms));
 }
 
+// How Tether starts a service on Windows: created suspended, put in its job, then resumed by the
+// layer (not through the creator's thread handle, which QProcess keeps to itself).
+void testJobAssignsAndResumesASuspendedStart() {
+    std::string error;
+    auto job = Job::create(jobName("suspended"), &error);
+    CHECK_MSG(job != nullptr, error);
+    Child parent({L"tree"}, CREATE_SUSPENDED);
+    CHECK(descendants(parent.pid()).empty()); // suspended: it has started nothing yet
+    CHECK_MSG(job->assign(parent.pid(), &error), error);
+    CHECK_MSG(resumeSuspended(parent.pid(), &error), error);
+    // It runs, and what it starts is born in the job.
+    const std::vector<Pid> pids = waitForJobPids(*job, 3);
+    CHECK_MSG(pids.size() == 3, std::to_string(pids.size()) + " in the job");
+    CHECK(contains(pids, parent.pid()));
+    CHECK(!resumeSuspended(currentPid(), &error)); // never Tether itself
+    CHECK(error.find("guard") != std::string::npos);
+    CHECK(!resumeSuspended(Pid(0x7ffffff0), &error)); // no such process: said, not pretended
+    CHECK_MSG(job->terminate(1, &error), error);
+    CHECK(parent.waitExit(10000));
+    CHECK(waitUntil([&] { return job->pids().empty(); }, 10000ms));
+}
+
 void testJobReopenedByName() {
     std::string error;
     const std::string name = jobName("reopen");
@@ -628,6 +650,8 @@ int wmain(int argc, wchar_t **argv) {
         {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
         {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
         {"job reopened by name lists and ends its pids", testJobReopenedByName},
+        {"a suspended start is assigned to its job, then resumed",
+         testJobAssignsAndResumesASuspendedStart},
         {"tcp table walk and port decoding (synthetic buffers)", testTcpTableDecoding},
         {"listener on 127.0.0.1 found in the tcp table", testPortOwnersIPv4},
         {"listener on ::1 found in the tcp6 table", testPortOwnersIPv6},

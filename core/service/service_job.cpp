@@ -1,0 +1,61 @@
+#include "service/service_job.h"
+
+#include <QProcess>
+
+#ifdef Q_OS_WIN
+#include <windows.h>
+#endif
+
+namespace tether {
+
+std::string serviceJobName(const os::Identity &service) {
+    return "tether-service-" + std::to_string(service.pid) + "-" +
+           std::to_string(service.startTime);
+}
+
+std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job) {
+    if (!job) return {};
+    std::vector<os::Pid> pids = job->pids();
+    if (!pids.empty()) job->terminate(1); // refuses a job that holds Tether itself
+    return pids;
+}
+
+#ifdef Q_OS_WIN
+// Written against the Qt and Win32 documentation; Qt for Windows cannot be built on the Linux
+// machine this was written on. The job calls themselves (os_windows.cpp) run under wine.
+
+void requestSuspendedStart(QProcess *process) {
+    process->setCreateProcessArgumentsModifier(
+        [](QProcess::CreateProcessArguments *args) { args->flags |= CREATE_SUSPENDED; });
+}
+
+std::shared_ptr<os::Job> containStartedService(const os::Identity &service, QString *error) {
+    std::string why;
+    std::shared_ptr<os::Job> job = os::Job::create(serviceJobName(service), &why);
+    if (job && !job->assign(service.pid, &why)) job.reset();
+    std::string resumeWhy; // resumed whatever happened above: a service is never left frozen
+    if (!os::resumeSuspended(service.pid, &resumeWhy)) why += (why.empty() ? "" : "; ") + resumeWhy;
+    if (error) *error = QString::fromStdString(why);
+    return job;
+}
+
+std::shared_ptr<os::Job> reopenServiceJob(const os::Identity &service) {
+    return os::Job::open(serviceJobName(service));
+}
+
+#else
+
+void requestSuspendedStart(QProcess *) {
+}
+
+std::shared_ptr<os::Job> containStartedService(const os::Identity &, QString *) {
+    return nullptr;
+}
+
+std::shared_ptr<os::Job> reopenServiceJob(const os::Identity &) {
+    return nullptr;
+}
+
+#endif
+
+} // namespace tether

@@ -1,0 +1,34 @@
+#pragma once
+// Containment of a service Tether starts, on Windows: the process is created suspended, put in
+// a named job object, then resumed, so nothing it starts escapes; when it dies the job ends the
+// rest of its tree. On POSIX a new session (setsid) does this job and these are no-ops.
+#include "os/process.h"
+
+#include <QString>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QProcess;
+
+namespace tether {
+
+// The job's name follows from the service's identity, so a later Tether launch that adopts the
+// service reopens the same job.
+std::string serviceJobName(const os::Identity &service);
+
+// Before QProcess::start: ask for a suspended start (Windows); nothing elsewhere.
+void requestSuspendedStart(QProcess *process);
+
+// After a suspended start: a new job holding the service, which is then resumed whatever
+// happens. nullptr when it runs uncontained; *error says what failed. Always nullptr on POSIX.
+std::shared_ptr<os::Job> containStartedService(const os::Identity &service, QString *error);
+
+// Ends what is left in the job (the dead or stopped service's tree); the pids it held, for the
+// log. Nothing without a job.
+std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job);
+
+// The job of a service an earlier Tether launch started, if it still exists (Windows).
+std::shared_ptr<os::Job> reopenServiceJob(const os::Identity &service);
+
+} // namespace tether
