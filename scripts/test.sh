@@ -98,6 +98,18 @@ else
     record "windows (wine)" 0 1
 fi
 
+# The Qt layers as a Windows build compiles them (Q_OS_WIN code included), syntax only: Qt for
+# Windows is not installable here, so this is as close to building them as this machine gets.
+phase "windows: core/ and app/ syntax-checked with MinGW-w64 against the Qt 6.4 headers"
+slog=build/windows-syntax.log
+bash scripts/windows-syntax.sh 2>&1 | tee "$slog"
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$slog" | tail -1)
+if [ -n "$line" ]; then
+    record "windows (syntax)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+else
+    record "windows (syntax)" 0 1
+fi
+
 # --- reliability (issue 8): every fuzz target for a short smoke period over the checked-in seed
 # corpus (each target one test), then a 2-minute soak of the normal build (one test).
 phase "fuzz: libFuzzer smoke, 10 s per target"

@@ -13,11 +13,16 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #ifdef Q_OS_UNIX
 #include <unistd.h>
+#else
+#include <QMetaObject>
+#include <thread>
+#include <windows.h>
 #endif
 
 namespace tether::demo {
@@ -86,6 +91,7 @@ private:
     qint64 totalKib_ = 0;
 };
 
+#ifdef Q_OS_UNIX
 // Writes all of `data` to stdout; false when the reader is gone.
 bool writeOut(const QByteArray &data) {
     qsizetype done = 0;
@@ -98,6 +104,42 @@ bool writeOut(const QByteArray &data) {
     }
     return true;
 }
+
+// Hands each chunk read from stdin to onChunk on the event loop, then an empty one at its end.
+void readStdin(QObject *context, std::function<void(const QByteArray &)> onChunk) {
+    auto *input = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, context);
+    QObject::connect(input, &QSocketNotifier::activated, context, [input, onChunk] {
+        char chunk[65536];
+        const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+        if (n <= 0) input->setEnabled(false);
+        onChunk(n > 0 ? QByteArray(chunk, n) : QByteArray());
+    });
+}
+#else
+// Windows (not built here: Qt for Windows is not on the Linux build machine): a pipe cannot be
+// watched by a QSocketNotifier, so a thread reads it and posts each chunk to the event loop.
+bool writeOut(const QByteArray &data) {
+    DWORD written = 0;
+    return WriteFile(GetStdHandle(STD_OUTPUT_HANDLE), data.constData(), DWORD(data.size()),
+                     &written, nullptr) &&
+           written == DWORD(data.size());
+}
+
+void readStdin(QObject *context, std::function<void(const QByteArray &)> onChunk) {
+    std::thread([context, onChunk] {
+        char chunk[65536];
+        DWORD n = 0;
+        for (;;) {
+            const bool ok =
+                ReadFile(GetStdHandle(STD_INPUT_HANDLE), chunk, sizeof chunk, &n, nullptr);
+            const QByteArray data = ok ? QByteArray(chunk, qsizetype(n)) : QByteArray();
+            QMetaObject::invokeMethod(context, [onChunk, data] { onChunk(data); });
+            if (data.isEmpty()) return; // end of input (or an error: the same to a client)
+        }
+    }).detach();
+}
+#endif
 
 } // namespace
 
@@ -113,18 +155,24 @@ int runDemoMcp(int argc, char **argv) {
         return 2;
     }
 
+#ifdef Q_OS_UNIX
     if (o.setsid && ::setsid() < 0)
         std::fprintf(stderr, "tether demo-mcp %s: setsid failed: %s\n", qPrintable(o.name),
                      std::strerror(errno));
     std::signal(SIGPIPE, SIG_IGN); // a vanished reader shows up as a write error instead
+    const std::initializer_list<int> endSignals{SIGTERM, SIGHUP};
+#else
+    if (o.setsid) std::fprintf(stderr, "tether demo-mcp: --setsid is POSIX only; ignored\n");
+    const std::initializer_list<int> endSignals{SIGTERM};
+#endif
 
     std::unique_ptr<SignalPipe> signalPipe;
     if (o.stubborn) {
-        std::signal(SIGTERM, SIG_IGN);
-        std::signal(SIGHUP, SIG_IGN);
+        for (int sig : endSignals)
+            std::signal(sig, SIG_IGN);
         QTimer::singleShot(kStubbornLifetimeMs, &app, [] { QCoreApplication::exit(0); });
     } else {
-        signalPipe = std::make_unique<SignalPipe>(std::initializer_list<int>{SIGTERM, SIGHUP});
+        signalPipe = std::make_unique<SignalPipe>(endSignals);
         QObject::connect(signalPipe.get(), &SignalPipe::received, &app,
                          [](int) { QCoreApplication::exit(0); });
     }
@@ -135,17 +183,12 @@ int runDemoMcp(int argc, char **argv) {
     };
     const McpServerInfo info{o.name, QStringLiteral(TETHER_VERSION)};
     QByteArray pending;
-    QSocketNotifier input(STDIN_FILENO, QSocketNotifier::Read);
-    QObject::connect(&input, &QSocketNotifier::activated, &app, [&] {
-        char chunk[65536];
-        const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
-        if (n <= 0) {
-            input.setEnabled(false);
+    readStdin(&app, [&](const QByteArray &chunk) {
+        if (chunk.isEmpty()) {
             endOfInput();
             return;
         }
-        pending.append(chunk, n);
+        pending.append(chunk);
         for (qsizetype nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
             const QByteArray line = pending.left(nl);
             pending.remove(0, nl + 1);

@@ -1,5 +1,6 @@
-// Not compiled on the Linux build machines (Qt for Windows is not installed there): written
-// against the documented APIs -- WM_POWERBROADCAST, PBT_APMRESUMEAUTOMATIC,
+// Not built on the Linux build machines (Qt for Windows is not installed there; test.sh only
+// syntax-checks it with MinGW-w64 against Qt's headers): written against the documented APIs --
+// WM_POWERBROADCAST, PBT_APMRESUMEAUTOMATIC,
 // RegisterSuspendResumeNotification(DEVICE_NOTIFY_CALLBACK) and QAbstractNativeEventFilter.
 #include "shell/wake_windows.h"
 
@@ -11,6 +12,14 @@
 namespace tether {
 
 namespace {
+
+// DEVICE_NOTIFY_SUBSCRIBE_PARAMETERS (powrprof.h, Windows 8+) and DEVICE_NOTIFY_CALLBACK
+// (winuser.h), declared here with the same layout and value: MinGW-w64's headers lack both.
+struct SuspendResumeSubscription {
+    ULONG(CALLBACK *callback)(PVOID context, ULONG type, PVOID setting);
+    PVOID context;
+};
+constexpr DWORD kDeviceNotifyCallback = 2;
 
 // Runs on a system thread: hand over to the owner's thread.
 ULONG CALLBACK onPowerSetting(PVOID context, ULONG type, PVOID) {
@@ -28,10 +37,11 @@ WindowsWakeSource::WindowsWakeSource(QObject *parent)
     // windows to native event filters: this covers the tray build whenever Qt has a window.
     QCoreApplication::instance()->installNativeEventFilter(this);
     // Headless Tether has no window at all: the callback form (Windows 8+) needs none.
-    static DEVICE_NOTIFY_SUBSCRIBE_PARAMETERS params;
-    params.Callback = onPowerSetting;
-    params.Context = this;
-    notification_ = RegisterSuspendResumeNotification(&params, DEVICE_NOTIFY_CALLBACK);
+    static SuspendResumeSubscription subscription;
+    subscription.callback = onPowerSetting;
+    subscription.context = this;
+    notification_ = RegisterSuspendResumeNotification(static_cast<HANDLE>(&subscription),
+                                                      kDeviceNotifyCallback);
 }
 
 WindowsWakeSource::~WindowsWakeSource() {
