@@ -13,7 +13,8 @@ command -v "$cxx" >/dev/null || { echo "windows-syntax: $cxx is missing (g++-min
 
 # Every Qt-layer source a Windows build compiles: core/os is the wine build's, logind and the
 # Objective-C++ wake source are never built for Windows (app/CMakeLists.txt).
-mapfile -t files < <(git ls-files 'core/*.cpp' 'app/*.cpp' |
+mapfile -t files < <({ git ls-files 'core/*.cpp' 'app/*.cpp' 2>/dev/null ||
+                       find core app -name '*.cpp'; } | sort -u |
     grep -vE '^core/os/|/wake_logind\.cpp$')
 flags=(-std=c++17 -fsyntax-only -Wall -Wextra -Werror -Wno-attributes
        -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DUNICODE -D_UNICODE
