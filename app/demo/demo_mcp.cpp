@@ -6,6 +6,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -39,6 +40,7 @@ struct McpOptions {
     bool stubborn = false;
     bool setsid = false;
     int leakKibPerSecond = 0;
+    QString leakWhileFile; // grow only while it exists (a test's switch); empty = always
 };
 
 bool parseMcpOptions(const QStringList &arguments, McpOptions &o, QString &error) {
@@ -46,8 +48,9 @@ bool parseMcpOptions(const QStringList &arguments, McpOptions &o, QString &error
     const QCommandLineOption stubborn{"stubborn", "Ignore stdin EOF, SIGTERM and SIGHUP."};
     const QCommandLineOption setsid{"setsid", "Leave the parent's session and process group."};
     const QCommandLineOption leak{"leak-kib-per-s", "Grow by K KiB every second.", "k"};
+    const QCommandLineOption leakWhile{"leak-while-file", "...only while PATH exists.", "path"};
     QCommandLineParser p;
-    p.addOptions({name, stubborn, setsid, leak});
+    p.addOptions({name, stubborn, setsid, leak, leakWhile});
     if (!p.parse(arguments)) {
         error = p.errorText();
         return false;
@@ -63,6 +66,7 @@ bool parseMcpOptions(const QStringList &arguments, McpOptions &o, QString &error
     }
     o.stubborn = p.isSet(stubborn);
     o.setsid = p.isSet(setsid);
+    o.leakWhileFile = p.value(leakWhile);
     if (p.isSet(leak)) {
         bool ok = false;
         o.leakKibPerSecond = p.value(leak).toInt(&ok);
@@ -150,7 +154,7 @@ int runDemoMcp(int argc, char **argv) {
     if (!parseMcpOptions(QCoreApplication::arguments(), o, error)) {
         std::fprintf(stderr,
                      "tether demo-mcp: %s\nusage: tether demo-mcp --name N [--stubborn] "
-                     "[--setsid] [--leak-kib-per-s K]\n",
+                     "[--setsid] [--leak-kib-per-s K [--leak-while-file PATH]]\n",
                      qPrintable(error));
         return 2;
     }
@@ -201,7 +205,10 @@ int runDemoMcp(int argc, char **argv) {
     MemoryLeak leak;
     QTimer leakTimer;
     if (o.leakKibPerSecond > 0) {
-        QObject::connect(&leakTimer, &QTimer::timeout, [&] { leak.grow(o.leakKibPerSecond); });
+        QObject::connect(&leakTimer, &QTimer::timeout, [&] {
+            if (o.leakWhileFile.isEmpty() || QFile::exists(o.leakWhileFile))
+                leak.grow(o.leakKibPerSecond);
+        });
         leakTimer.start(1000);
     }
 

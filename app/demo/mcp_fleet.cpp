@@ -19,6 +19,8 @@ QList<McpChildSpec> demoMcpChildSpecs(const QString &program, const DemoServiceO
         if (o.mcpLeakKibPerSecond > 0)
             spec.command << QStringLiteral("--leak-kib-per-s")
                          << QString::number(o.mcpLeakKibPerSecond);
+        if (!o.mcpLeakWhileFile.isEmpty())
+            spec.command << QStringLiteral("--leak-while-file") << o.mcpLeakWhileFile;
         specs << spec;
     }
     return specs;

@@ -17,6 +17,7 @@ const QCommandLineOption kMcp{"mcp", "Number of MCP children demo-1..demo-N (def
 const QCommandLineOption kStubborn{"stubborn", "MCP children ignore stdin EOF, SIGTERM, SIGHUP."};
 const QCommandLineOption kMcpSetsid{"mcp-setsid", "MCP child K calls setsid().", "k"};
 const QCommandLineOption kMcpLeak{"mcp-leak-kib-per-s", "MCP children grow by K KiB/s.", "k"};
+const QCommandLineOption kMcpLeakWhile{"mcp-leak-while-file", "...only while PATH exists.", "path"};
 const QCommandLineOption kSlowStart{"slow-start", "Wait MS before listening.", "ms"};
 const QCommandLineOption kBusyAfter{"busy-after", "Block the event loop after MS...", "ms"};
 const QCommandLineOption kBusyFor{"busy-for", "...for MS.", "ms"};
@@ -31,9 +32,10 @@ const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-rea
 
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    p.addOptions({kHostname, kPort, kVersion, kPrintVersion, kMcp, kStubborn, kMcpSetsid, kMcpLeak,
-                  kSlowStart, kBusyAfter, kBusyFor, kCrashAfter, kFreezeAfter, kIgnoreTerm,
-                  kHealthStatus, kHealthBody, kProtocol, kStateDir, kRegistrationCheck});
+    p.addOptions({kHostname,     kPort,       kVersion,    kPrintVersion, kMcp,
+                  kStubborn,     kMcpSetsid,  kMcpLeak,    kMcpLeakWhile, kSlowStart,
+                  kBusyAfter,    kBusyFor,    kCrashAfter, kFreezeAfter,  kIgnoreTerm,
+                  kHealthStatus, kHealthBody, kProtocol,   kStateDir,     kRegistrationCheck});
 }
 
 // Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
@@ -102,6 +104,7 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
         }
     }
     o.mcpStubborn = p.isSet(kStubborn);
+    o.mcpLeakWhileFile = p.value(kMcpLeakWhile);
     o.ignoreTerm = p.isSet(kIgnoreTerm);
     if (!readInt(p, kPort, 1, 65535, o.port, error) ||
         !readInt(p, kMcp, 0, 64, o.mcpCount, error) ||

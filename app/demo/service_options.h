@@ -21,6 +21,7 @@ struct DemoServiceOptions {
     bool mcpStubborn = false;
     int mcpSetsidIndex = 0; // 1-based child that leaves the service's session; 0 = none
     int mcpLeakKibPerSecond = 0;
+    QString mcpLeakWhileFile; // when set, the children grow only while this file exists
 
     // Fault switches; times are milliseconds since the service process started, -1 = off.
     int slowStartMs = 0;
