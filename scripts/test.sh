@@ -29,6 +29,17 @@ record() { # name passed failed
     summary+=("$1: $2 passed, $3 failed")
 }
 
+# Records a phase from the closing "N passed, N failed" line of its log (none: one failure).
+record_from_log() { # name log
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -1)
+    if [ -n "$line" ]; then
+        record "$1" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
+    else
+        record "$1" 0 1
+    fi
+}
+
 # UI tests need an X server with a tray host: start a private Xvfb unless one is given.
 if [ -z "${TETHER_TEST_DISPLAY:-}" ]; then
     for n in $(seq 90 140); do [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || break; done
@@ -87,12 +98,7 @@ if cmake -S . -B "$win" -G Ninja -DTETHER_OS_ONLY=ON -DTETHER_WERROR=ON \
     tr -d '\r' <"$wlog.raw" >"$wlog"
     cat "$wlog"
     timeout 60 wineserver -w || wineserver -k
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$wlog" | tail -1)
-    if [ -n "$line" ]; then
-        record "windows (wine)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
-    else
-        record "windows (wine)" 0 1
-    fi
+    record_from_log "windows (wine)" "$wlog"
 else
     cat "$win.configure.log"; grep -E 'error' "$win.build.log" | head -40
     record "windows (wine)" 0 1
@@ -103,21 +109,14 @@ fi
 phase "windows: core/ and app/ syntax-checked with MinGW-w64 against the Qt 6.4 headers"
 slog=build/windows-syntax.log
 bash scripts/windows-syntax.sh 2>&1 | tee "$slog"
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$slog" | tail -1)
-if [ -n "$line" ]; then
-    record "windows (syntax)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
-else
-    record "windows (syntax)" 0 1
-fi
+record_from_log "windows (syntax)" "$slog"
 
 # --- reliability (issue 8): every fuzz target for a short smoke period over the checked-in seed
 # corpus (each target one test), then a 2-minute soak of the normal build (one test).
 phase "fuzz: libFuzzer smoke, 10 s per target"
 flog=build/fuzz-smoke.log
 FUZZ_BUILD_DIR=build/fuzz FUZZ_SEEDS_ONLY=1 FUZZ_JOBS=$jobs scripts/fuzz.sh 10 2>&1 | tee "$flog"
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$flog" | tail -1)
-if [ -n "$line" ]; then record "fuzz (smoke)" "$(cut -d' ' -f1 <<<"$line")" "$(cut -d' ' -f3 <<<"$line")"
-else record "fuzz (smoke)" 0 1; fi
+record_from_log "fuzz (smoke)" "$flog"
 phase "soak: 2 minutes"
 if TETHER_BIN=$PWD/build/test/app/tether scripts/soak.sh 2 2>&1 | tee build/soak.log &&
    grep -q '^SOAK PASSED' build/soak.log; then record "soak (2 min)" 1 0; else record "soak (2 min)" 0 1; fi
