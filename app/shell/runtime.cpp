@@ -268,14 +268,18 @@ void Runtime::sessionEnding() {
     beginQuit();
 }
 
+// The longest a stop (TERM, grace, KILL, then the MCP orphans' grace) takes, with a margin.
+static int longestStopMs(const Settings &settings) {
+    return int(settings.timings.graceMs + settings.orphanGraceMs + 5000);
+}
+
 void Runtime::stopAndWait(const Settings &settings) {
     QEventLoop loop;
     connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
             [&loop](policy::State, policy::State to) {
                 if (to == policy::State::Stopped) loop.quit();
             });
-    QTimer::singleShot(int(settings.timings.graceMs + settings.orphanGraceMs + 5000), &loop,
-                       &QEventLoop::quit);
+    QTimer::singleShot(longestStopMs(settings), &loop, &QEventLoop::quit);
     supervisor_->stop();
     loop.exec();
 }
@@ -291,9 +295,7 @@ void Runtime::shutdown() {
         supervisor_->holdStarts();
         QEventLoop loop;
         connect(supervisor_.get(), &Supervisor::settled, &loop, &QEventLoop::quit);
-        QTimer::singleShot(
-            int(settings_.settings.timings.graceMs + settings_.settings.orphanGraceMs + 5000),
-            &loop, &QEventLoop::quit);
+        QTimer::singleShot(longestStopMs(settings_.settings), &loop, &QEventLoop::quit);
         loop.exec();
     }
     const bool running = supervisor_->serviceIdentity().has_value() || leftRunning_;

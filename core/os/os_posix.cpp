@@ -64,12 +64,12 @@ bool Job::assign(Pid, std::string *error) {
 std::vector<Pid> Job::pids() const {
     return {};
 }
-bool resumeSuspended(Pid, std::string *error) {
-    if (error) *error = "suspended starts are Windows only";
-    return false;
-}
 bool Job::terminate(unsigned, std::string *error) {
     setError(error);
+    return false;
+}
+bool resumeSuspended(Pid, std::string *error) {
+    if (error) *error = "suspended starts are Windows only";
     return false;
 }
 
