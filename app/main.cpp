@@ -22,10 +22,10 @@ struct MainOptions {
 
 MainOptions parseMainOptions(const QCoreApplication &app) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Tray companion that supervises a local AI-agent service and its MCP servers.\n"
-        "Verbs (talk to the running Tether): status [--json], start, stop, restart, cleanup "
-        "[--dry-run] [--json], quit, mcp-connect NAME, mcp-disconnect NAME."));
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "Tray companion that supervises a local AI-agent service and its MCP servers.\n\n") +
+        tether::cli::verbHelp());
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption headless(QStringLiteral("headless"),
@@ -37,6 +37,7 @@ MainOptions parseMainOptions(const QCoreApplication &app) {
         QStringLiteral("file"));
     parser.addOptions({headless, autostart, settings});
     parser.process(app);
+    if (parser.positionalArguments().value(0) == QLatin1String("help")) parser.showHelp(0);
     return MainOptions{parser.isSet(headless), parser.isSet(autostart), parser.value(settings)};
 }
 
@@ -79,7 +80,8 @@ int main(int argc, char **argv) {
     QCoreApplication::setApplicationVersion(QStringLiteral(TETHER_VERSION));
 
     const bool verb = argc > 1 && tether::cli::isVerb(QString::fromLocal8Bit(argv[1]));
-    bool headless = verb;
+    // `tether help` is `tether --help`: the options and the verbs of control/verbs.h.
+    bool headless = verb || (argc > 1 && std::strcmp(argv[1], "help") == 0);
     for (int i = 1; i < argc; ++i)
         if (std::strcmp(argv[i], "--headless") == 0 || std::strcmp(argv[i], "--version") == 0 ||
             std::strcmp(argv[i], "-v") == 0 || std::strcmp(argv[i], "--help") == 0 ||
@@ -100,7 +102,7 @@ int main(int argc, char **argv) {
     switch (runtime.init(&error)) {
     case tether::Runtime::Init::AnotherInstance: {
         // One Tether per user: hand over to the running one (it shows its window) and leave.
-        const auto reply = tether::control::call({QStringLiteral("show"), {}});
+        const auto reply = tether::control::call({tether::control::Verb::Show, {}});
         return reply.status == tether::control::Reply::Status::Ok ? 0 : 1;
     }
     case tether::Runtime::Init::Error:

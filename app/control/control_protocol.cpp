@@ -20,8 +20,9 @@ ParsedRequest parseRequest(const QByteArray &line) {
         return out;
     }
     const QJsonObject o = doc.object();
-    const QJsonValue verb = o.value(QLatin1String("verb"));
-    if (!verb.isString() || !verbs().contains(verb.toString())) {
+    const QJsonValue verbName = o.value(QLatin1String("verb"));
+    Verb verb = Verb::Status;
+    if (!verbName.isString() || !fromString(verbName.toString(), &verb)) {
         out.error = QStringLiteral("unknown verb");
         return out;
     }
@@ -31,12 +32,12 @@ ParsedRequest parseRequest(const QByteArray &line) {
         return out;
     }
     out.ok = true;
-    out.request = Request{verb.toString(), args.toObject()};
+    out.request = Request{verb, args.toObject()};
     return out;
 }
 
 QByteArray serializeRequest(const Request &r) {
-    QJsonObject o{{QStringLiteral("verb"), r.verb}};
+    QJsonObject o{{QStringLiteral("verb"), toString(r.verb)}};
     if (!r.args.isEmpty()) o.insert(QStringLiteral("args"), r.args);
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
 }

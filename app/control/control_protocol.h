@@ -2,26 +2,19 @@
 // socket code stays small and the parser can be fuzzed.
 #pragma once
 
+#include "control/verbs.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
-#include <QStringList>
 
 namespace tether::control {
 
 inline constexpr qint64 kMaxLineBytes = 64 * 1024;
 
-// Verbs a client may send. "show" comes from a second `tether` launch (raise the window).
-inline const QStringList &verbs() {
-    static const QStringList v{
-        QStringLiteral("status"),  QStringLiteral("start"),       QStringLiteral("stop"),
-        QStringLiteral("restart"), QStringLiteral("quit"),        QStringLiteral("cleanup"),
-        QStringLiteral("show"),    QStringLiteral("mcp-connect"), QStringLiteral("mcp-disconnect")};
-    return v;
-}
-
+// The verbs a client may send are the rows of control/verbs.h; on the wire each is its name.
 struct Request {
-    QString verb;
+    Verb verb = Verb::Status;
     QJsonObject args; // e.g. {"name": "..."} for mcp-*, {"dryRun": true} for cleanup
 };
 

@@ -1,5 +1,7 @@
 #include "control/control_server.h"
 
+#include <QPointer>
+
 #include <QLocalSocket>
 
 #ifdef Q_OS_LINUX
@@ -79,7 +81,14 @@ void ControlServer::onConnection() {
                 const QByteArray line = raw.trimmed();
                 if (line.isEmpty()) continue;
                 const ParsedRequest parsed = parseRequest(line);
-                socket->write(parsed.ok ? handler_(parsed.request) : errorReply(parsed.error));
+                if (!parsed.ok) {
+                    socket->write(errorReply(parsed.error));
+                    continue;
+                }
+                QPointer<QLocalSocket> alive(socket); // the client may hang up before the reply
+                handler_(parsed.request, [alive](const QByteArray &reply) {
+                    if (alive) alive->write(reply);
+                });
             }
         });
     }

@@ -12,8 +12,10 @@ namespace tether::control {
 class ControlServer : public QObject {
     Q_OBJECT
 public:
-    // Handles one parsed request; returns the reply line (okReply / errorReply).
-    using Handler = std::function<QByteArray(const Request &)>;
+    // Handles one parsed request and calls reply() once with the reply line (okReply /
+    // errorReply), now or later (a cleanup answers when its sweep is done).
+    using Reply = std::function<void(const QByteArray &)>;
+    using Handler = std::function<void(const Request &, Reply)>;
 
     explicit ControlServer(Handler handler, QObject *parent = nullptr);
 

@@ -1,21 +1,33 @@
 #include "shell/cli.h"
 
 #include "control/control_client.h"
+#include "control/verbs.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cstdio>
 
 namespace tether::cli {
 
 namespace {
-const QStringList kVerbs{QStringLiteral("status"),      QStringLiteral("start"),
-                         QStringLiteral("stop"),        QStringLiteral("restart"),
-                         QStringLiteral("quit"),        QStringLiteral("cleanup"),
-                         QStringLiteral("mcp-connect"), QStringLiteral("mcp-disconnect")};
+using control::Verb;
+using control::VerbInfo;
+
+const VerbInfo *cliVerb(const QString &name) {
+    const VerbInfo *info = control::findVerb(name);
+    return info && info->cli ? info : nullptr;
+}
+
+QString cliVerbNames() {
+    QStringList names;
+    for (const VerbInfo &v : control::kVerbTable)
+        if (v.cli) names << QString::fromLatin1(v.name);
+    return names.join(QLatin1Char('|'));
+}
 
 void print(FILE *to, const QString &text) {
     std::fprintf(to, "%s\n", qPrintable(text));
@@ -29,7 +41,28 @@ QString humanDuration(qint64 seconds) {
 } // namespace
 
 bool isVerb(const QString &arg) {
-    return kVerbs.contains(arg);
+    return cliVerb(arg) != nullptr;
+}
+
+QString verbHelp() {
+    QStringList usages;
+    int width = 0;
+    for (const VerbInfo &v : control::kVerbTable) {
+        if (!v.cli) continue;
+        QString usage = QString::fromLatin1(v.name);
+        if (*v.options) usage += QLatin1Char(' ') + QLatin1String(v.options);
+        width = std::max(width, int(usage.size()));
+        usages << usage;
+    }
+    QString text = QStringLiteral("Verbs (talk to the running Tether):");
+    int row = 0;
+    for (const VerbInfo &v : control::kVerbTable) {
+        if (!v.cli) continue;
+        text += QStringLiteral("\n  tether %1  %2")
+                    .arg(usages.at(row++), -width)
+                    .arg(QLatin1String(v.summary));
+    }
+    return text;
 }
 
 QString describeStatus(const QJsonObject &s) {
@@ -70,8 +103,9 @@ QString describeStatus(const QJsonObject &s) {
 
 int runVerb(const QStringList &args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Talk to the running Tether."));
-    parser.addPositionalArgument(QStringLiteral("verb"), kVerbs.join(QLatin1Char('|')));
+    parser.setApplicationDescription(QStringLiteral("Talk to the running Tether.\n\n") +
+                                     verbHelp());
+    parser.addPositionalArgument(QStringLiteral("verb"), cliVerbNames());
     parser.addPositionalArgument(QStringLiteral("name"),
                                  QStringLiteral("MCP server name (mcp-connect, mcp-disconnect)"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
@@ -85,22 +119,26 @@ int runVerb(const QStringList &args) {
     parser.process(QStringList{QStringLiteral("tether")} + args);
     const QStringList positional = parser.positionalArguments();
     const QString verb = positional.value(0);
+    const VerbInfo *info = cliVerb(verb);
+    if (!info) {
+        print(stderr, QStringLiteral("tether: unknown verb %1\n\n%2").arg(verb, verbHelp()));
+        return 2;
+    }
 
-    control::Request request{verb, {}};
-    if (verb == QLatin1String("cleanup"))
+    control::Request request{info->verb, {}};
+    if (info->verb == Verb::Cleanup)
         request.args.insert(QStringLiteral("dryRun"), parser.isSet(dryRun));
-    if (verb.startsWith(QLatin1String("mcp-"))) {
+    if (info->takesName) {
         if (positional.size() < 2) {
             print(stderr, QStringLiteral("tether %1: name the MCP server").arg(verb));
             return 2;
         }
         request.args.insert(QStringLiteral("name"), positional.value(1));
     }
-    const control::Reply reply =
-        control::call(request, verb == QLatin1String("cleanup") ? 60000 : 10000);
+    const control::Reply reply = control::call(request, info->timeoutMs);
     switch (reply.status) {
     case control::Reply::Status::NotRunning:
-        if (verb == QLatin1String("status") && parser.isSet(json))
+        if (info->verb == Verb::Status && parser.isSet(json))
             print(stdout, QStringLiteral("{\"running\":false}"));
         else
             print(stderr,
@@ -118,9 +156,9 @@ int runVerb(const QStringList &args) {
         QJsonObject body = reply.body;
         body.remove(QStringLiteral("ok"));
         const QJsonObject out =
-            verb == QLatin1String("status") ? body.value(QLatin1String("status")).toObject() : body;
+            info->verb == Verb::Status ? body.value(QLatin1String("status")).toObject() : body;
         print(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact)));
-    } else if (verb == QLatin1String("status")) {
+    } else if (info->verb == Verb::Status) {
         print(stdout, describeStatus(reply.body.value(QLatin1String("status")).toObject()));
     } else if (reply.body.contains(QLatin1String("message"))) {
         print(stdout, reply.body.value(QLatin1String("message")).toString());

@@ -41,8 +41,11 @@ void Runtime::writeLog(const QString &line) {
 }
 
 Runtime::Init Runtime::init(QString *error) {
-    control_ =
-        new control::ControlServer([this](const control::Request &r) { return handle(r); }, this);
+    control_ = new control::ControlServer(
+        [this](const control::Request &r, control::ControlServer::Reply reply) {
+            handle(r, std::move(reply));
+        },
+        this);
     switch (control_->listen(error)) {
     case control::ControlServer::Listen::AnotherInstance:
         return Init::AnotherInstance;
@@ -81,8 +84,8 @@ Runtime::Init Runtime::init(QString *error) {
 }
 
 void Runtime::makeSupervisor(const Settings &s) {
-    const bool wantsOpencode =
-        s.profile == QLatin1String("auto") || s.profile.startsWith(QLatin1String("opencode"));
+    const bool wantsOpencode = !s.profile || *s.profile == policy::Dialect::Opencode1 ||
+                               *s.profile == policy::Dialect::Opencode2;
     const OpencodeInstall opencode =
         wantsOpencode && s.program.isEmpty() ? detectOpencode() : OpencodeInstall{};
     const ProfileResolution resolved =
@@ -100,7 +103,8 @@ void Runtime::makeSupervisor(const Settings &s) {
     mcp_ = std::make_unique<mcp::McpMonitor>(supervisor_.get());
     connect(mcp_.get(), &mcp::McpMonitor::logLine, this, &Runtime::writeLog);
     writeLog(QStringLiteral("tether %1: profile %2, port %3, data in %4")
-                 .arg(QCoreApplication::applicationVersion(), resolved.profile.id)
+                 .arg(QCoreApplication::applicationVersion(),
+                      QString::fromLatin1(policy::toString(resolved.profile.dialect)))
                  .arg(resolved.profile.port)
                  .arg(storage::dataDir()));
 
@@ -146,62 +150,74 @@ void Runtime::applySettings(const Settings &settings) {
     emit statusChanged();
 }
 
-QByteArray Runtime::handle(const control::Request &request) {
-    const QString &verb = request.verb;
-    if (shuttingDown_ && (verb == QLatin1String("start") || verb == QLatin1String("restart")))
+void Runtime::handle(const control::Request &request, control::ControlServer::Reply reply) {
+    if (request.verb == control::Verb::Cleanup) {
+        // Off the GUI thread: probes and other verbs are answered while the sweep waits.
+        const bool dryRun = request.args.value(QLatin1String("dryRun")).toBool();
+        mcp_->cleanup(dryRun, {}, false, [this, dryRun, reply](const auto &summary) {
+            reply(cleanupReply(dryRun, summary));
+        });
+        return;
+    }
+    reply(answer(request));
+}
+
+QByteArray Runtime::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
+    for (const QString &line : summary.lines)
+        writeLog(QStringLiteral("cleanup: ") + line);
+    QJsonArray found;
+    for (const OrphanStatus &o : summary.found)
+        found.append(QJsonObject{{QStringLiteral("pid"), o.pid},
+                                 {QStringLiteral("kind"), o.kind},
+                                 {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
+    QString message = summary.lines.join(QLatin1Char('\n'));
+    if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
+    return control::okReply({{QStringLiteral("dryRun"), dryRun},
+                             {QStringLiteral("found"), found},
+                             {QStringLiteral("killed"), summary.killed},
+                             {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
+                             {QStringLiteral("alreadyGone"), summary.alreadyGone},
+                             {QStringLiteral("refused"), summary.refused},
+                             {QStringLiteral("message"), message}});
+}
+
+QByteArray Runtime::answer(const control::Request &request) {
+    using control::Verb;
+    if (shuttingDown_ && (request.verb == Verb::Start || request.verb == Verb::Restart))
         return control::errorReply(
             QStringLiteral("Tether is shutting down: it starts no service now"));
-    if (verb == QLatin1String("status"))
+    switch (request.verb) {
+    case Verb::Status:
         return control::okReply({{QStringLiteral("status"), supervisor_->status().toJson()}});
-    if (verb == QLatin1String("start")) {
+    case Verb::Start:
         supervisor_->start();
         return control::okReply();
-    }
-    if (verb == QLatin1String("stop")) {
+    case Verb::Stop:
         supervisor_->stop();
         return control::okReply();
-    }
-    if (verb == QLatin1String("restart")) {
+    case Verb::Restart:
         supervisor_->restart();
         return control::okReply();
-    }
-    if (verb == QLatin1String("quit")) {
+    case Verb::Quit:
         QTimer::singleShot(0, this, &Runtime::quitRequested);
         return control::okReply();
-    }
-    if (verb == QLatin1String("show")) {
+    case Verb::Show:
         QTimer::singleShot(0, this, &Runtime::showRequested);
         return control::okReply();
-    }
-    if (verb == QLatin1String("cleanup")) {
-        const bool dryRun = request.args.value(QLatin1String("dryRun")).toBool();
-        const auto summary = mcp_->cleanupNow(dryRun);
-        for (const QString &line : summary.lines)
-            writeLog(QStringLiteral("cleanup: ") + line);
-        QJsonArray found;
-        for (const OrphanStatus &o : summary.found)
-            found.append(QJsonObject{{QStringLiteral("pid"), o.pid},
-                                     {QStringLiteral("kind"), o.kind},
-                                     {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
-        QString message = summary.lines.join(QLatin1Char('\n'));
-        if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
-        return control::okReply({{QStringLiteral("dryRun"), dryRun},
-                                 {QStringLiteral("found"), found},
-                                 {QStringLiteral("killed"), summary.killed},
-                                 {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
-                                 {QStringLiteral("alreadyGone"), summary.alreadyGone},
-                                 {QStringLiteral("refused"), summary.refused},
-                                 {QStringLiteral("message"), message}});
-    }
-    if (verb == QLatin1String("mcp-connect") || verb == QLatin1String("mcp-disconnect")) {
+    case Verb::Cleanup:
+        return control::errorReply(QStringLiteral("cleanup is answered by handle()"));
+    case Verb::McpConnect:
+    case Verb::McpDisconnect: {
         const QString name = request.args.value(QLatin1String("name")).toString();
         if (name.isEmpty()) return control::errorReply(QStringLiteral("name the MCP server"));
         if (!supervisor_->serviceIdentity())
             return control::errorReply(QStringLiteral("the service is not running"));
-        setMcpConnected(name, verb == QLatin1String("mcp-connect"));
+        setMcpConnected(name, request.verb == Verb::McpConnect);
         return control::okReply();
     }
-    return control::errorReply(QStringLiteral("%1 is not available in this build").arg(verb));
+    }
+    return control::errorReply(
+        QStringLiteral("%1 is not available in this build").arg(control::toString(request.verb)));
 }
 
 void Runtime::setMcpConnected(const QString &name, bool connected) {
@@ -238,25 +254,19 @@ void Runtime::reconnectMcp(const QString &name) {
 }
 
 void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) {
-    const auto summary = mcp_->cleanupNow(false, pids, confirmedByPerson);
-    for (const QString &line : summary.lines)
-        writeLog(QStringLiteral("cleanup: ") + line);
+    mcp_->cleanup(false, pids, confirmedByPerson, [this](const auto &summary) {
+        for (const QString &line : summary.lines)
+            writeLog(QStringLiteral("cleanup: ") + line);
+    });
 }
 
 void Runtime::beginQuit() {
     if (shuttingDown_) return;
     shuttingDown_ = true;
     if (!supervisor_) return;
-    if (settings_.settings.stopServiceOnQuit) {
-        supervisor_->stop(); // no restart after this: the Supervisor no longer wants it running
-        return;
-    }
-    if (supervisor_->settling()) { // shutdown() lets it finish first
-        supervisor_->holdStarts();
-        return;
-    }
-    leftRunning_ = supervisor_->serviceIdentity().has_value();
-    supervisor_->leaveRunning(); // also: nothing may start from now on
+    // Stop, or leave running; either way what is under way finishes first (the Supervisor's
+    // machine sees to it), and nothing new starts except a service the user wants left running.
+    supervisor_->quit(settings_.settings.stopServiceOnQuit);
 }
 
 void Runtime::sessionEnding() {
@@ -277,7 +287,7 @@ void Runtime::stopAndWait(const Settings &settings) {
     QEventLoop loop;
     connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
             [&loop](policy::State, policy::State to) {
-                if (to == policy::State::Stopped) loop.quit();
+                if (to == policy::State::Stopped || to == policy::State::Failed) loop.quit();
             });
     QTimer::singleShot(longestStopMs(settings), &loop, &QEventLoop::quit);
     supervisor_->stop();
@@ -287,27 +297,24 @@ void Runtime::stopAndWait(const Settings &settings) {
 void Runtime::shutdown() {
     if (!supervisor_) return;
     shuttingDown_ = true;
-    if (supervisor_->settling()) {
-        // A stop, a replacement or an MCP cleanup under way finishes first, and nothing starts
-        // after it: quitting in its middle would leave the service half-stopped and its MCP
-        // children orphaned.
+    const bool stopIt = settings_.settings.stopServiceOnQuit;
+    supervisor_->quit(stopIt);
+    if (!supervisor_->quitDone()) {
+        // A stop, a replacement or an MCP cleanup under way finishes first: quitting in its
+        // middle would leave the service half-stopped and its MCP children orphaned.
         writeLog(QStringLiteral("quitting: letting the stop or cleanup under way finish"));
-        supervisor_->holdStarts();
         QEventLoop loop;
-        connect(supervisor_.get(), &Supervisor::settled, &loop, &QEventLoop::quit);
+        connect(supervisor_.get(), &Supervisor::statusChanged, &loop, [this, &loop] {
+            if (supervisor_->quitDone()) loop.quit();
+        });
         QTimer::singleShot(longestStopMs(settings_.settings), &loop, &QEventLoop::quit);
-        loop.exec();
+        if (!supervisor_->quitDone()) loop.exec();
     }
-    const bool running = supervisor_->serviceIdentity().has_value() || leftRunning_;
-    if (settings_.settings.stopServiceOnQuit && supervisor_->serviceIdentity()) {
-        stopAndWait(settings_.settings);
-    } else if (!settings_.settings.stopServiceOnQuit) {
-        supervisor_->leaveRunning();
-    }
-    writeLog(QStringLiteral("tether quits%1")
-                 .arg(running && !settings_.settings.stopServiceOnQuit
-                          ? QStringLiteral("; the service keeps running")
-                          : QString()));
+    const bool running = supervisor_->serviceIdentity().has_value();
+    if (!supervisor_->quitDone()) supervisor_->leaveRunning(); // the bound passed: let go
+    writeLog(
+        QStringLiteral("tether quits%1")
+            .arg(running && !stopIt ? QStringLiteral("; the service keeps running") : QString()));
 }
 
 } // namespace tether

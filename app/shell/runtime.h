@@ -66,7 +66,7 @@ signals:
     void showRequested();
     // Relayed from whichever Supervisor is current, so the UI survives applySettings().
     void statusChanged();
-    void notice(const QString &kind, const QString &message);
+    void notice(tether::policy::NoticeKind kind, const QString &message);
     void eventLogged(const QString &line);
     void healthChanged();
 
@@ -75,7 +75,9 @@ private:
     // at most the longest a stop can take with these settings.
     void stopAndWait(const Settings &settings);
 
-    QByteArray handle(const control::Request &request);
+    void handle(const control::Request &request, control::ControlServer::Reply reply);
+    QByteArray answer(const control::Request &request); // every verb answered at once
+    QByteArray cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary);
     void writeLog(const QString &line);
     // Resolve the profile and create + wire the Supervisor (init and applySettings).
     void makeSupervisor(const Settings &s);
@@ -83,7 +85,6 @@ private:
     Options options_;
     WakeWatcher *wake_ = nullptr;
     bool shuttingDown_ = false;
-    bool leftRunning_ = false; // at quit the service was left running on purpose
     LoadedSettings settings_;
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<mcp::McpMonitor> mcp_; // observes supervisor_: destroyed first

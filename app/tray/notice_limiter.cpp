@@ -2,10 +2,10 @@
 
 namespace tether {
 
-bool NoticeLimiter::allow(const QString &kind, qint64 nowMs) {
-    const auto it = lastAllowed_.constFind(kind);
-    if (it != lastAllowed_.constEnd() && nowMs - it.value() < intervalMs_) return false;
-    lastAllowed_.insert(kind, nowMs);
+bool NoticeLimiter::allow(policy::NoticeKind kind, qint64 nowMs) {
+    const auto it = lastAllowed_.find(kind);
+    if (it != lastAllowed_.end() && nowMs - it->second < intervalMs_) return false;
+    lastAllowed_[kind] = nowMs;
     return true;
 }
 

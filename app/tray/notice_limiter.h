@@ -2,8 +2,10 @@
 // desktop. Pure: the caller passes the (monotonic) time.
 #pragma once
 
-#include <QHash>
-#include <QString>
+#include "policy/notice.h"
+
+#include <QtGlobal>
+#include <map>
 
 namespace tether {
 
@@ -13,11 +15,11 @@ public:
         : intervalMs_(intervalMs) {}
 
     // True, and remembered, when no notice of this kind was allowed within the interval.
-    bool allow(const QString &kind, qint64 nowMs);
+    bool allow(policy::NoticeKind kind, qint64 nowMs);
 
 private:
     qint64 intervalMs_;
-    QHash<QString, qint64> lastAllowed_;
+    std::map<policy::NoticeKind, qint64> lastAllowed_;
 };
 
 } // namespace tether

@@ -28,13 +28,21 @@ ui::UiModel modelOf(Runtime *runtime) {
     return m;
 }
 
-QSystemTrayIcon::MessageIcon iconFor(const QString &kind) {
-    if (kind == QLatin1String("gave-up") || kind == QLatin1String("port-held") ||
-        kind == QLatin1String("crashed"))
+QSystemTrayIcon::MessageIcon iconFor(policy::NoticeKind kind) {
+    switch (kind) {
+    case policy::NoticeKind::GaveUp:
+    case policy::NoticeKind::PortHeld:
+    case policy::NoticeKind::Crashed:
         return QSystemTrayIcon::Critical;
-    if (kind == QLatin1String("version-mismatch") || kind == QLatin1String("orphans-found") ||
-        kind == QLatin1String("stale") || kind == QLatin1String("mcp-resources"))
+    case policy::NoticeKind::VersionMismatch:
+    case policy::NoticeKind::OrphansFound:
+    case policy::NoticeKind::Stale:
+    case policy::NoticeKind::McpResources:
         return QSystemTrayIcon::Warning;
+    case policy::NoticeKind::Restarted:
+    case policy::NoticeKind::Recovered:
+        break;
+    }
     return QSystemTrayIcon::Information;
 }
 
@@ -179,7 +187,7 @@ void TrayApp::refreshMcpMenu(const TrayMenuModel &m) {
     }
 }
 
-void TrayApp::onNotice(const QString &kind, const QString &message) {
+void TrayApp::onNotice(policy::NoticeKind kind, const QString &message) {
     if (!runtime_->settings().settings.notifications || !limiter_.allow(kind, clock_.elapsed()))
         return;
     if (icon_.isVisible())
@@ -190,8 +198,8 @@ void TrayApp::maybeOfferOrphans() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     if (orphansOffered_ || st.orphans.isEmpty() || clock_.elapsed() > kLaunchPhaseMs) return;
     orphansOffered_ = true;
-    if (runtime_->settings().settings.orphansOnLaunch != QLatin1String("ask")) return;
-    onNotice(QStringLiteral("orphans-found"),
+    if (runtime_->settings().settings.orphansOnLaunch != policy::OrphanMode::Ask) return;
+    onNotice(policy::NoticeKind::OrphansFound,
              tr("%1 orphaned MCP process(es) from an earlier service are still running.")
                  .arg(st.orphans.size()));
     showOrphanDialog();

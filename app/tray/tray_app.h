@@ -39,7 +39,7 @@ private:
     void buildMenu();
     void refresh();
     void refreshMcpMenu(const TrayMenuModel &m);
-    void onNotice(const QString &kind, const QString &message);
+    void onNotice(tether::policy::NoticeKind kind, const QString &message);
     void maybeOfferOrphans();
     void waitForTray();
 

@@ -74,6 +74,13 @@ void drawGlyph(QPainter &p, State state, const QRectF &disc, const QPen &pen, co
         p.drawEllipse(QPointF(c.x(), c.y() + r * 0.46), d, d);
         break;
     }
+    case State::Stopping: { // the stop square, on the colour of a transition
+        const qreal k = r * 0.36;
+        p.setPen(Qt::NoPen);
+        p.setBrush(fill);
+        p.drawRect(QRectF(c.x() - k, c.y() - k, 2 * k, 2 * k));
+        break;
+    }
     case State::Failed: { // a cross
         const qreal k = r * 0.4;
         p.drawLine(QPointF(c.x() - k, c.y() - k), QPointF(c.x() + k, c.y() + k));
@@ -105,6 +112,7 @@ QColor stateColor(State state, const QPalette &palette) {
         return dark ? QColor(0x9e, 0x9e, 0x9e) : QColor(0x75, 0x75, 0x75);
     case State::Starting:
     case State::Restarting:
+    case State::Stopping:
         return dark ? QColor(0x42, 0xa5, 0xf5) : QColor(0x1e, 0x6f, 0xd9);
     case State::Healthy:
         return dark ? QColor(0x4c, 0xc2, 0x5a) : QColor(0x2e, 0x9d, 0x3e);

@@ -18,7 +18,9 @@ bool serviceAnswers(policy::State s) {
 
 QString versionPart(const ServiceStatus &st) {
     if (st.version.isEmpty()) return QString();
-    return st.profile.isEmpty() ? st.version : st.profile + QLatin1Char(' ') + st.version;
+    return !st.profile
+               ? st.version
+               : QString::fromLatin1(policy::toString(*st.profile)) + QLatin1Char(' ') + st.version;
 }
 
 } // namespace

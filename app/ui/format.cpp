@@ -19,6 +19,8 @@ QString stateLabel(policy::State s) {
         return QCoreApplication::translate("tether", "Recovering");
     case State::Restarting:
         return QCoreApplication::translate("tether", "Restarting");
+    case State::Stopping:
+        return QCoreApplication::translate("tether", "Stopping");
     case State::Failed:
         return QCoreApplication::translate("tether", "Failed");
     }

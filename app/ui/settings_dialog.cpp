@@ -28,18 +28,6 @@ const QList<QPair<QString, QString>> kGroups = {
     {QStringLiteral("mcp"), QStringLiteral("MCP")},
 };
 
-// The fixed choices; settingsFromValues still has the last word.
-QStringList choicesFor(const QString &key) {
-    if (key == QLatin1String("service/profile"))
-        return {QStringLiteral("auto"), QStringLiteral("opencode1"), QStringLiteral("opencode2"),
-                QStringLiteral("custom"), QStringLiteral("demo")};
-    if (key == QLatin1String("orphans/onLaunch"))
-        return {QStringLiteral("ask"), QStringLiteral("clean"), QStringLiteral("ignore")};
-    if (key == QLatin1String("orphans/whileRunning"))
-        return {QStringLiteral("clean"), QStringLiteral("ask"), QStringLiteral("ignore")};
-    return {};
-}
-
 // "backoffInitialMs" -> "Backoff initial (ms)"
 QString labelFor(const QString &key) {
     QString name = key.section(QLatin1Char('/'), 1);
@@ -87,7 +75,7 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
             const QString &key = it.key();
             if (key.section(QLatin1Char('/'), 0, 0) != group) continue;
             QWidget *w = nullptr;
-            if (const QStringList choices = choicesFor(key); !choices.isEmpty()) {
+            if (const QStringList choices = settingChoices(key); !choices.isEmpty()) {
                 auto *combo = new QComboBox;
                 combo->addItems(choices);
                 combo->setCurrentText(it.value().toString());

@@ -10,6 +10,7 @@
 
 #include "mcp/mcp_config.h"
 #include "os/process.h"
+#include "policy/argv_match.h"
 
 #include <cstdint>
 #include <string>
@@ -17,14 +18,11 @@
 
 namespace tether::mcp {
 
-enum class ArgvMatch { None, Launcher, Interpreter, Exact }; // weakest to strongest
-
-// How one process's argv relates to one configured command.
-ArgvMatch matchArgv(const std::vector<std::string> &argv, const std::vector<std::string> &command);
-inline bool argvMatchesCommand(const std::vector<std::string> &argv,
-                               const std::vector<std::string> &command) {
-    return matchArgv(argv, command) != ArgvMatch::None;
-}
+// How one process's argv relates to one configured command: a pure decision, in core/policy
+// (the orphan policy uses it too).
+using policy::ArgvMatch;
+using policy::argvMatchesCommand;
+using policy::matchArgv;
 
 struct McpCommand {
     std::string name;

@@ -60,10 +60,9 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
     connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
         if (p.healthy) refresh();
     });
-    sup_->setCrashCleanup(
-        [this](const os::Identity &service, qint64 pgid, std::function<void()> done) {
-            onServiceDied(service, pgid, std::move(done));
-        });
+    sup_->setCrashCleanup([this](const os::Identity &service, std::function<void()> done) {
+        onServiceDied(service, std::move(done));
+    });
 }
 
 McpMonitor::~McpMonitor() {
@@ -155,7 +154,7 @@ void McpMonitor::refresh() {
 
 void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
     if (generation != generation_) return;
-    const bool v2 = sup_->config().profile.id == QLatin1String("opencode2");
+    const bool v2 = sup_->config().profile.dialect == policy::Dialect::Opencode2;
     const StatusParse parsed = v2 ? parseStatusV2(body) : parseStatusV1(body);
     if (!parsed.ok) {
         emit logLine(
@@ -189,14 +188,15 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
                 .arg(tree.rootPid)
                 .arg(row.flagReason);
         emit logLine(QStringLiteral("mcp resources: ") + message);
-        emit sup_->notice(QStringLiteral("mcp-resources"), message);
+        emit sup_->notice(policy::NoticeKind::McpResources, message);
     }
     next.insert(tree.rootPid, w);
 }
 
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
-    if (!service) return;
+    if (!service || sweeping_) return; // a sweep holds the ledger: the next refresh will do
+
     // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
     const std::vector<os::ProcessInfo> snap = os::snapshotTree(service->pid);
     const std::vector<McpProcessTree> trees = matchMcpProcesses(service->pid, snap, commands_);
@@ -262,21 +262,19 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
 
 // ---- When the service dies --------------------------------------------------------------------
 
-void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid,
-                               std::function<void()> done) {
+void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()> done) {
     const Settings &s = sup_->config().settings;
     ++generation_;
     refreshing_ = false;
-    if (s.orphansWhileRunning == QLatin1String("ignore")) {
+    if (s.orphansWhileRunning == policy::OrphanMode::Ignore) {
         done();
         return;
     }
-    const bool clean = s.orphansWhileRunning == QLatin1String("clean");
-    sweeping_ = true;
-    // The ledger is handed to the worker and not touched here until it is back.
+    const bool clean = s.orphansWhileRunning == policy::OrphanMode::Clean;
+    // The service's own group is the stop plan's (core/supervision/stop_plan): this is what
+    // left the group, from the ledger.
     struct Outcome {
         CleanupResult result;
-        std::vector<os::Pid> groupPids; // the live members of the service's group when signalled
         QElapsedTimer timer;
     };
     auto outcome = std::make_shared<Outcome>();
@@ -285,57 +283,59 @@ void McpMonitor::onServiceDied(const os::Identity &service, qint64 pgid,
     const auto commands = commandList();
     const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
-    QThread *worker = QThread::create([=] {
-        outcome->result = cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config);
-        // What is left of the service's own group (it led it): the kernel does not reuse the
-        // group id while any member lives, so a non-empty group is still the service's.
-        if (clean && pgid > 1 && os::maySignalGroup(pgid)) {
-            const auto members = [pgid] { return os::liveGroupMembers(pgid); };
-            outcome->groupPids = members();
-            if (!outcome->groupPids.empty()) {
-                os::signalGroup(pgid, os::Signal::Terminate);
-                os::signalGroup(pgid, os::Signal::Continue);
-                const auto deadline = std::chrono::steady_clock::now() + config.grace;
-                while (!members().empty() && std::chrono::steady_clock::now() < deadline)
-                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-                if (!members().empty()) os::signalGroup(pgid, os::Signal::Kill);
+    runSweep(
+        [=] {
+            outcome->result =
+                mcp::cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config);
+        },
+        [this, outcome, service, clean, done] {
+            const SweepReport &report = outcome->result.report;
+            if (clean) {
+                const int removed = report.count(os::TerminateOutcome::Killed) +
+                                    report.count(os::TerminateOutcome::ExitedOnTerm);
+                emit logLine(QStringLiteral("service pid %1 ended: %2 orphaned MCP process(es) "
+                                            "outside its group removed in %3 ms")
+                                 .arg(service.pid)
+                                 .arg(removed)
+                                 .arg(outcome->timer.elapsed()));
+                for (const SweepResult &r : report.results)
+                    if (r.outcome == os::TerminateOutcome::Refused ||
+                        r.outcome == os::TerminateOutcome::Unknown)
+                        emit logLine(QStringLiteral("  pid %1: %2 (%3)")
+                                         .arg(r.target.id.pid)
+                                         .arg(QLatin1String(os::toString(r.outcome)),
+                                              QString::fromStdString(r.detail)));
+                publishOrphans({});
+            } else {
+                publishOrphans(outcome->result.scan.orphans);
+                if (!outcome->result.scan.orphans.empty())
+                    emit sup_->notice(policy::NoticeKind::OrphansFound,
+                                      QStringLiteral("The service left %1 MCP process(es) running.")
+                                          .arg(outcome->result.scan.orphans.size()));
             }
-        }
-    });
-    worker->setParent(this);
-    connect(worker, &QThread::finished, this, [this, worker, outcome, service, pgid, clean, done] {
-        worker->deleteLater();
+            done();
+        });
+}
+
+void McpMonitor::runSweep(std::function<void()> work, std::function<void()> then) {
+    sweeps_.push_back({std::move(work), std::move(then)});
+    if (!sweeping_) startNextSweep();
+}
+
+void McpMonitor::startNextSweep() {
+    if (sweeps_.empty()) {
         sweeping_ = false;
-        const SweepReport &report = outcome->result.report;
-        if (clean) {
-            const int removed = report.count(os::TerminateOutcome::Killed) +
-                                report.count(os::TerminateOutcome::ExitedOnTerm);
-            emit logLine(QStringLiteral("service pid %1 died: %2 orphaned MCP process(es) removed, "
-                                        "%3 more in its group, in %4 ms")
-                             .arg(service.pid)
-                             .arg(removed)
-                             .arg(outcome->groupPids.size())
-                             .arg(outcome->timer.elapsed()));
-            if (!outcome->groupPids.empty())
-                emit logLine(QStringLiteral("  group %1 signalled: %2")
-                                 .arg(pgid)
-                                 .arg(pidList(outcome->groupPids)));
-            for (const SweepResult &r : report.results)
-                if (r.outcome == os::TerminateOutcome::Refused ||
-                    r.outcome == os::TerminateOutcome::Unknown)
-                    emit logLine(QStringLiteral("  pid %1: %2 (%3)")
-                                     .arg(r.target.id.pid)
-                                     .arg(QLatin1String(os::toString(r.outcome)),
-                                          QString::fromStdString(r.detail)));
-            publishOrphans({});
-        } else {
-            publishOrphans(outcome->result.scan.orphans);
-            if (!outcome->result.scan.orphans.empty())
-                emit sup_->notice(QStringLiteral("orphans-found"),
-                                  QStringLiteral("The service left %1 MCP process(es) running.")
-                                      .arg(outcome->result.scan.orphans.size()));
-        }
-        done();
+        return;
+    }
+    SweepJob job = std::move(sweeps_.front());
+    sweeps_.pop_front();
+    sweeping_ = true;
+    QThread *worker = QThread::create(std::move(job.work));
+    worker->setParent(this);
+    connect(worker, &QThread::finished, this, [this, worker, then = std::move(job.then)] {
+        worker->deleteLater();
+        then();
+        startNextSweep();
     });
     worker->start();
 }
@@ -350,91 +350,113 @@ void McpMonitor::publishOrphans(const std::vector<policy::Orphan> &orphans) {
 // ---- On launch and on request ---------------------------------------------------------------
 
 void McpMonitor::scanOnLaunch() {
-    const QString mode = sup_->config().settings.orphansOnLaunch;
-    if (mode == QLatin1String("ignore")) return;
+    const policy::OrphanMode mode = sup_->config().settings.orphansOnLaunch;
+    if (mode == policy::OrphanMode::Ignore) return;
     const ScanResult r = scan(*ledger_, commandList());
     emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
                      .arg(r.orphans.size())
                      .arg(r.snapshot.size())
                      .arg(double(r.elapsed.count()) / 1000.0, 0, 'f', 1));
     if (r.orphans.empty()) return;
-    if (mode == QLatin1String("clean")) {
-        const CleanupSummary summary = cleanupNow(false);
-        for (const QString &line : summary.lines)
-            emit logLine(line);
+    if (mode == policy::OrphanMode::Clean) {
+        cleanup(false, {}, false, [this](const CleanupSummary &summary) {
+            for (const QString &line : summary.lines)
+                emit logLine(line);
+        });
         return;
     }
     publishOrphans(r.orphans);
     emit sup_->notice(
-        QStringLiteral("orphans-found"),
+        policy::NoticeKind::OrphansFound,
         QStringLiteral("%1 orphaned MCP process(es) from an earlier run are still running.")
             .arg(r.orphans.size()));
 }
 
-McpMonitor::CleanupSummary McpMonitor::cleanupNow(bool dryRun, const QList<qint64> &onlyPids,
-                                                  bool possibleConfirmed) {
-    CleanupSummary out;
-    if (sweeping_) {
-        out.lines << QStringLiteral("a sweep is already running");
-        return out;
-    }
+namespace {
+
+QString describeSweep(const SweepResult &r) {
+    const std::string &name =
+        r.target.name.empty() && !r.target.argv.empty() ? r.target.argv.front() : r.target.name;
+    return QStringLiteral("pid %1 (%2): %3%4")
+        .arg(r.target.id.pid)
+        .arg(QString::fromStdString(name), QLatin1String(os::toString(r.outcome)))
+        .arg(r.detail.empty() ? QString()
+                              : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail)));
+}
+
+} // namespace
+
+void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possibleConfirmed,
+                         std::function<void(const CleanupSummary &)> done) {
+    struct Job {
+        ScanResult found;
+        std::vector<LedgerEntry> entries; // the ledger as the orphans were found
+        SweepReport report;
+        ScanResult after;
+    };
+    auto job = std::make_shared<Job>();
+    Ledger *ledger = ledger_.get();
+    const auto commands = commandList();
     const SweepConfig config{std::chrono::milliseconds(sup_->config().settings.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
-    ScanResult found = scan(*ledger_, commandList());
-    if (!onlyPids.isEmpty())
-        found.orphans.erase(std::remove_if(found.orphans.begin(), found.orphans.end(),
-                                           [&](const policy::Orphan &o) {
-                                               return !onlyPids.contains(o.process.pid);
-                                           }),
-                            found.orphans.end());
-    for (const policy::Orphan &o : found.orphans)
-        out.found << toStatus(o, ledger_->entries());
-    const policy::SweepPlan plan = policy::planSweep(found.orphans, found.snapshot, found.self,
-                                                     policy::SweepOptions{possibleConfirmed});
-    if (dryRun) {
-        for (const OrphanStatus &o : out.found)
-            out.lines << QStringLiteral("pid %1 (%2): would be removed%3")
-                             .arg(o.pid)
-                             .arg(o.argv.join(QLatin1Char(' ')).left(120))
-                             .arg(o.kind == QLatin1String("possible")
-                                      ? QStringLiteral(" after confirmation")
-                                      : QString());
-        return out;
-    }
-    const SweepReport report = sweep(plan, config);
-    ledger_->remove(report.gone());
-    for (const SweepResult &r : report.results) {
-        switch (r.outcome) {
-        case os::TerminateOutcome::Killed:
-            ++out.killed;
-            break;
-        case os::TerminateOutcome::ExitedOnTerm:
-            ++out.exitedOnTerm;
-            break;
-        case os::TerminateOutcome::AlreadyGone:
-            ++out.alreadyGone;
-            break;
-        case os::TerminateOutcome::Refused:
-            ++out.refused;
-            break;
-        case os::TerminateOutcome::Unknown:
-            ++out.unknown;
-            break;
-        }
-        out.lines << QStringLiteral("pid %1 (%2): %3%4")
-                         .arg(r.target.id.pid)
-                         .arg(QString::fromStdString(r.target.name.empty() && !r.target.argv.empty()
-                                                         ? r.target.argv.front()
-                                                         : r.target.name))
-                         .arg(QLatin1String(os::toString(r.outcome)))
-                         .arg(r.detail.empty()
-                                  ? QString()
-                                  : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail)));
-    }
-    // What is still there after the sweep (refused, unconfirmed) stays listed.
-    const ScanResult after = scan(*ledger_, commandList());
-    publishOrphans(after.orphans);
-    return out;
+    runSweep(
+        [=] {
+            job->found = scan(*ledger, commands);
+            if (!onlyPids.isEmpty()) {
+                auto &o = job->found.orphans;
+                o.erase(std::remove_if(o.begin(), o.end(),
+                                       [&](const policy::Orphan &x) {
+                                           return !onlyPids.contains(x.process.pid);
+                                       }),
+                        o.end());
+            }
+            job->entries = ledger->entries();
+            if (dryRun) return;
+            const policy::SweepPlan plan =
+                policy::planSweep(job->found.orphans, job->found.snapshot, job->found.self,
+                                  policy::SweepOptions{possibleConfirmed});
+            job->report = sweep(plan, config);
+            ledger->remove(job->report.gone());
+            job->after = scan(*ledger, commands); // what is still there stays listed
+        },
+        [this, job, dryRun, done] {
+            CleanupSummary out;
+            for (const policy::Orphan &o : job->found.orphans)
+                out.found << toStatus(o, job->entries);
+            if (dryRun) {
+                for (const OrphanStatus &o : out.found)
+                    out.lines << QStringLiteral("pid %1 (%2): would be removed%3")
+                                     .arg(o.pid)
+                                     .arg(o.argv.join(QLatin1Char(' ')).left(120))
+                                     .arg(o.kind == QLatin1String("possible")
+                                              ? QStringLiteral(" after confirmation")
+                                              : QString());
+                done(out);
+                return;
+            }
+            for (const SweepResult &r : job->report.results) {
+                switch (r.outcome) {
+                case os::TerminateOutcome::Killed:
+                    ++out.killed;
+                    break;
+                case os::TerminateOutcome::ExitedOnTerm:
+                    ++out.exitedOnTerm;
+                    break;
+                case os::TerminateOutcome::AlreadyGone:
+                    ++out.alreadyGone;
+                    break;
+                case os::TerminateOutcome::Refused:
+                    ++out.refused;
+                    break;
+                case os::TerminateOutcome::Unknown:
+                    ++out.unknown;
+                    break;
+                }
+                out.lines << describeSweep(r);
+            }
+            publishOrphans(job->after.orphans);
+            done(out);
+        });
 }
 
 } // namespace tether::mcp

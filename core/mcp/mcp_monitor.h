@@ -11,6 +11,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <deque>
 #include <memory>
 
 namespace tether::mcp {
@@ -29,10 +30,12 @@ public:
         QStringList lines; // one per process: "pid 123 (name): killed"
         QList<OrphanStatus> found;
     };
-    // Synchronous (the sweep waits for the grace period): `tether cleanup`, the dialog.
-    // onlyPids empty: every ledger/job orphan; possible orphans only with confirmation.
-    CleanupSummary cleanupNow(bool dryRun, const QList<qint64> &onlyPids = {},
-                              bool possibleConfirmed = false);
+    // `tether cleanup`, the orphan dialog, the launch clean: the scan and the sweep run on a
+    // worker thread (the sweep waits out the grace period; probes go on meanwhile), and done()
+    // is called back on this thread. onlyPids empty: every ledger/job orphan; possible orphans
+    // only with confirmation.
+    void cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possibleConfirmed,
+                 std::function<void(const CleanupSummary &)> done);
 
     const Ledger &ledger() const { return *ledger_; }
 
@@ -47,7 +50,11 @@ private:
     // Feeds one child's sample to the resource watch; fills the row's trend; notifies on a rise.
     void watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent, qint64 mono,
                   const policy::ResourceLimits &limits, QHash<qint64, Watched> &next);
-    void onServiceDied(const os::Identity &service, qint64 pgid, std::function<void()> done);
+    void onServiceDied(const os::Identity &service, std::function<void()> done);
+    // The ledger belongs to one worker at a time: sweeps queue up behind each other, and
+    // refresh() leaves the ledger alone while one runs.
+    void runSweep(std::function<void()> work, std::function<void()> then);
+    void startNextSweep();
     void publishOrphans(const std::vector<policy::Orphan> &orphans);
     std::vector<std::vector<std::string>> commandList() const;
     void loadCommandCache();
@@ -60,6 +67,11 @@ private:
     quint64 generation_ = 0;           // bumps with every new service
     bool refreshing_ = false;
     bool sweeping_ = false;
+    struct SweepJob {
+        std::function<void()> work; // on the worker thread
+        std::function<void()> then; // back on this thread
+    };
+    std::deque<SweepJob> sweeps_;
     qint64 lastRefreshMs_ = 0;
     struct CpuSample {
         std::uint64_t cpuMs = 0;

@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -328,10 +329,18 @@ Lookup inspect(Pid pid) {
 
 namespace {
 
-// Socket inodes in LISTEN state (0A) on `port` from one /proc/net/tcp-format table.
+// One LISTEN row of a /proc/net/tcp{,6} table.
+struct ListenRow {
+    std::uint64_t inode = 0; // 0: the kernel did not say (never matches an fd)
+    bool ipv6 = false;
+    bool wildcard = false;
+};
+
+// The LISTEN rows (state 0A) on `port` of one /proc/net/tcp-format table.
 // Columns: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
-void listenInodes(const std::string &table, std::uint16_t port,
-                  std::unordered_set<std::uint64_t> &inodes) {
+// local_address is HEXADDR:HEXPORT; the address is all zeros for 0.0.0.0 and ::.
+void listenRows(const std::string &table, std::uint16_t port, bool ipv6,
+                std::vector<ListenRow> &rows) {
     size_t pos = table.find('\n'); // skip the header
     while (pos != std::string::npos && pos + 1 < table.size()) {
         const size_t begin = pos + 1;
@@ -347,29 +356,34 @@ void listenInodes(const std::string &table, std::uint16_t port,
             if (i > s) cols.emplace_back(s, i - s);
         }
         if (cols.size() < 10) continue;
-        const std::string local = table.substr(cols[1].first, cols[1].second);
-        const std::string state = table.substr(cols[3].first, cols[3].second);
+        const std::string_view local(table.data() + cols[1].first, cols[1].second);
+        const std::string_view state(table.data() + cols[3].first, cols[3].second);
         const size_t colon = local.rfind(':');
-        if (state != "0A" || colon == std::string::npos) continue;
-        if (std::strtoul(local.c_str() + colon + 1, nullptr, 16) != port) continue;
-        const std::uint64_t inode = std::strtoull(table.c_str() + cols[9].first, nullptr, 10);
-        if (inode != 0) inodes.insert(inode);
+        if (state != "0A" || colon == std::string_view::npos || colon == 0) continue;
+        if (std::strtoul(std::string(local.substr(colon + 1)).c_str(), nullptr, 16) != port)
+            continue;
+        ListenRow row;
+        row.ipv6 = ipv6;
+        row.wildcard = local.substr(0, colon).find_first_not_of('0') == std::string_view::npos;
+        row.inode = std::strtoull(table.c_str() + cols[9].first, nullptr, 10);
+        rows.push_back(row);
     }
 }
 
-// True when any fd of the process is one of the socket inodes. Unreadable fd dirs count as no.
-bool holdsSocket(int procfd, const char *pidName, const std::unordered_set<std::uint64_t> &inodes) {
+// Which of the socket inodes the process holds (each once). Unreadable fd dirs hold none.
+void heldSockets(int procfd, const char *pidName, const std::unordered_set<std::uint64_t> &inodes,
+                 std::vector<std::uint64_t> &held) {
+    held.clear();
     const std::string path = std::string(pidName) + "/fd";
     const int fdDir = ::openat(procfd, path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fdDir < 0) return false;
+    if (fdDir < 0) return;
     DIR *d = ::fdopendir(fdDir);
     if (!d) {
         ::close(fdDir);
-        return false;
+        return;
     }
     static constexpr char kPrefix[] = "socket:[";
-    bool found = false;
-    while (!found) {
+    while (held.size() < inodes.size()) {
         const dirent *e = ::readdir(d);
         if (!e) break;
         if (e->d_name[0] == '.') continue;
@@ -379,44 +393,95 @@ bool holdsSocket(int procfd, const char *pidName, const std::unordered_set<std::
             std::memcmp(link, kPrefix, sizeof kPrefix - 1) != 0)
             continue;
         link[n] = '\0';
-        found = inodes.count(std::strtoull(link + sizeof kPrefix - 1, nullptr, 10)) > 0;
+        const std::uint64_t inode = std::strtoull(link + sizeof kPrefix - 1, nullptr, 10);
+        if (inodes.count(inode) && std::find(held.begin(), held.end(), inode) == held.end())
+            held.push_back(inode);
     }
     ::closedir(d);
-    return found;
 }
 
 } // namespace
 
 PortOwners listeningPortOwners(std::uint16_t port) {
     PortOwners r;
-    std::unordered_set<std::uint64_t> inodes;
+    std::vector<ListenRow> rows;
     std::string table;
     for (const char *path : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        const bool ipv6 = std::strcmp(path, "/proc/net/tcp6") == 0;
         const ssize_t n = readInto(AT_FDCWD, path, table);
         if (n < 0) {
             const int err = int(-n);
             // No tcp6 table means IPv6 is off in this kernel: nothing can listen there.
-            if (err == ENOENT && std::strcmp(path, "/proc/net/tcp6") == 0) continue;
+            if (err == ENOENT && ipv6) continue;
             r.error = std::string("read ") + path + ": " + std::strerror(err);
             return r;
         }
         table.resize(static_cast<size_t>(n));
-        listenInodes(table, port, inodes);
+        listenRows(table, port, ipv6, rows);
     }
     r.ok = true;
-    r.listening = !inodes.empty();
-    if (inodes.empty()) return r;
+    r.listening = !rows.empty();
+    if (rows.empty()) return r;
+    std::unordered_set<std::uint64_t> inodes;
+    for (const ListenRow &row : rows)
+        if (row.inode != 0) inodes.insert(row.inode);
+    // inode -> the pids holding it, in /proc order.
+    std::vector<std::pair<std::uint64_t, Pid>> holders;
     Fd proc(openProc());
     std::vector<PidName> names;
     if (proc.fd < 0 || !pidNames(proc.fd, names)) {
         r.error = "cannot scan /proc for socket owners";
-        return r;
+    } else if (!inodes.empty()) {
+        std::vector<std::uint64_t> held;
+        for (const PidName &name : names) {
+            heldSockets(proc.fd, name.data(), inodes, held);
+            if (held.empty()) continue;
+            const Pid pid = std::strtoll(name.data(), nullptr, 10);
+            r.pids.push_back(pid);
+            for (std::uint64_t inode : held)
+                holders.emplace_back(inode, pid);
+        }
     }
-    for (const PidName &name : names)
-        if (holdsSocket(proc.fd, name.data(), inodes))
-            r.pids.push_back(std::strtoll(name.data(), nullptr, 10));
-    if (r.pids.empty()) r.error = "a listener exists but its owner is not readable";
+    for (const ListenRow &row : rows) {
+        bool owned = false;
+        for (const auto &[inode, pid] : holders) {
+            if (inode != row.inode) continue;
+            r.listeners.push_back({pid, row.ipv6, row.wildcard});
+            owned = true;
+        }
+        if (!owned) r.listeners.push_back({0, row.ipv6, row.wildcard});
+    }
+    if (r.pids.empty() && r.error.empty())
+        r.error = "a listener exists but its owner is not readable";
     return r;
+}
+
+// Every live member of the group from one pass over /proc reading only stat (1 open + 1 read
+// per process); argv and exe are read for the members alone.
+std::vector<ProcessInfo> groupMembers(Pid pgid) {
+    std::vector<ProcessInfo> out;
+    if (pgid <= 0) return out;
+    Fd proc(openProc());
+    std::vector<PidName> names;
+    if (proc.fd < 0 || !pidNames(proc.fd, names)) return out;
+    std::string buf;
+    char path[sizeof(PidName) + sizeof "/stat"];
+    for (const PidName &name : names) {
+        std::snprintf(path, sizeof path, "%s/stat", name.data());
+        const ssize_t n = readInto(proc.fd, path, buf);
+        if (n <= 0) continue; // vanished (or reaped between open and read)
+        ProcessInfo info;
+        std::uint64_t flags = 0;
+        if (!parseStat(std::string_view(buf.data(), static_cast<size_t>(n)), info, flags) ||
+            info.pgid != pgid || info.state == RunState::Zombie)
+            continue;
+        // A member: the full read (stat again, cmdline, exe), re-checked in case it changed.
+        ProcessInfo full;
+        if (readProcess(proc.fd, name.data(), full, buf, nullptr) == Read::Ok &&
+            full.pgid == pgid && full.state != RunState::Zombie)
+            out.push_back(std::move(full));
+    }
+    return out;
 }
 
 namespace {

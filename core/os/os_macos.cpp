@@ -1,7 +1,8 @@
 // The OS boundary on macOS.
 //
 // UNCOMPILED: no macOS toolchain exists on the machines this was written on. It is written
-// against the documented libproc (proc_listallpids, proc_pidinfo, proc_pidpath, proc_pidfdinfo)
+// against the documented libproc (proc_listallpids, proc_listpids(PROC_PGRP_ONLY), proc_pidinfo,
+// proc_pidpath, proc_pidfdinfo(PROC_PIDFDSOCKETINFO): soi_family, insi_vflag INI_IPV4/INI_IPV6)
 // and sysctl (KERN_PROCARGS2) interfaces and has never been built or run. Build and run the
 // tests/os suite on a Mac before trusting it.
 //
@@ -13,6 +14,7 @@
 #include <arpa/inet.h>
 #include <libproc.h>
 #include <mach/mach_time.h>
+#include <netinet/in.h>
 #include <sys/proc.h>
 #include <sys/proc_info.h>
 #include <sys/sysctl.h>
@@ -131,10 +133,15 @@ std::vector<Pid> allPids() {
     return std::vector<Pid>(buf.begin(), buf.begin() + std::min<std::size_t>(n, buf.size()));
 }
 
-// Does `pid` hold a TCP socket in LISTEN on `port` (IPv4 or IPv6)? Needs the same user or root.
-bool listensOn(Pid pid, std::uint16_t port) {
+// The TCP sockets `pid` holds in LISTEN on `port` (IPv4 or IPv6), appended to `out` with their
+// family and whether they are bound to the wildcard. Needs the same user or root.
+// Per <sys/proc_info.h>: soi_family is the socket's domain (AF_INET / AF_INET6); insi_vflag says
+// which address the pcb carries (INI_IPV4: insi_laddr.ina_46.i46a_addr4, INI_IPV6:
+// insi_laddr.ina_6). A v6 socket bound to a v4-mapped address carries INI_IPV4 only; it still
+// counts as v6 (its domain), as on Linux.
+void listenersOf(Pid pid, std::uint16_t port, std::vector<PortListener> &out) {
     const int bytes = proc_pidinfo(static_cast<int>(pid), PROC_PIDLISTFDS, 0, nullptr, 0);
-    if (bytes <= 0) return false;
+    if (bytes <= 0) return;
     std::vector<proc_fdinfo> fds(static_cast<std::size_t>(bytes) / sizeof(proc_fdinfo) + 16);
     const int got = proc_pidinfo(static_cast<int>(pid), PROC_PIDLISTFDS, 0, fds.data(),
                                  static_cast<int>(fds.size() * sizeof(proc_fdinfo)));
@@ -149,11 +156,19 @@ bool listensOn(Pid pid, std::uint16_t port) {
             (si.psi.soi_family != AF_INET && si.psi.soi_family != AF_INET6))
             continue;
         const tcp_sockinfo &tcp = si.psi.soi_proto.pri_tcp;
-        if (tcp.tcpsi_state == TSI_S_LISTEN &&
-            ntohs(static_cast<std::uint16_t>(tcp.tcpsi_ini.insi_lport)) == port)
-            return true;
+        const in_sockinfo &in = tcp.tcpsi_ini;
+        if (tcp.tcpsi_state != TSI_S_LISTEN ||
+            ntohs(static_cast<std::uint16_t>(in.insi_lport)) != port)
+            continue;
+        PortListener l;
+        l.pid = pid;
+        l.ipv6 = si.psi.soi_family == AF_INET6;
+        if (in.insi_vflag & INI_IPV6)
+            l.wildcard = IN6_IS_ADDR_UNSPECIFIED(&in.insi_laddr.ina_6);
+        else
+            l.wildcard = in.insi_laddr.ina_46.i46a_addr4.s_addr == INADDR_ANY;
+        out.push_back(l);
     }
-    return false;
 }
 
 } // namespace
@@ -178,7 +193,8 @@ Lookup inspect(Pid pid) {
 }
 
 // Only processes this user may inspect are searched: a listener owned by another user (or root)
-// is invisible here without privileges, so "not listening" is only as good as that.
+// is invisible here without privileges, so "not listening" is only as good as that (and no
+// listener ever has pid 0 here: an unreadable one is not seen at all).
 PortOwners listeningPortOwners(std::uint16_t port) {
     PortOwners owners;
     const std::vector<Pid> pids = allPids();
@@ -188,12 +204,36 @@ PortOwners listeningPortOwners(std::uint16_t port) {
     }
     owners.ok = true;
     for (Pid pid : pids) {
-        if (listensOn(pid, port)) {
+        const std::size_t before = owners.listeners.size();
+        listenersOf(pid, port, owners.listeners);
+        if (owners.listeners.size() > before) {
             owners.listening = true;
             owners.pids.push_back(pid);
         }
     }
     return owners;
+}
+
+// proc_listpids(PROC_PGRP_ONLY, pgid): the pids whose process group is pgid; zombies dropped.
+std::vector<ProcessInfo> groupMembers(Pid pgid) {
+    std::vector<ProcessInfo> out;
+    if (pgid <= 0 || pgid > 0x7FFFFFFF) return out;
+    const auto group = static_cast<std::uint32_t>(pgid);
+    const int estimate = proc_listpids(PROC_PGRP_ONLY, group, nullptr, 0);
+    if (estimate <= 0) return out;
+    std::vector<int> buf(static_cast<std::size_t>(estimate) / sizeof(int) + 16);
+    const int bytes = proc_listpids(PROC_PGRP_ONLY, group, buf.data(),
+                                    static_cast<int>(buf.size() * sizeof(int)));
+    const std::size_t n =
+        bytes > 0 ? std::min(buf.size(), static_cast<std::size_t>(bytes) / sizeof(int)) : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (buf[i] <= 0) continue;
+        Lookup l = lookup(buf[i]);
+        if (l.status == Lookup::Status::Found && l.info.pgid == pgid &&
+            l.info.state != RunState::Zombie)
+            out.push_back(std::move(l.info));
+    }
+    return out;
 }
 
 bool signalIdentity(const Identity &id, Signal sig, std::string *error) {

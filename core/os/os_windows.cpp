@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 namespace tether::os {
@@ -266,18 +267,23 @@ std::vector<TcpListener> listenersInTcpTable(const void *buffer, std::size_t siz
     for (std::size_t i = 0; i < rows; ++i) {
         const unsigned char *at = bytes + header + i * rowSize;
         DWORD state = 0, port = 0, pid = 0;
+        bool wildcard = false;
         if (family == TcpFamily::V4) {
             MIB_TCPROW_OWNER_PID row;
             std::memcpy(&row, at, sizeof row); // memcpy: the buffer need not be aligned
             state = row.dwState, port = row.dwLocalPort, pid = row.dwOwningPid;
+            wildcard = row.dwLocalAddr == INADDR_ANY;
         } else {
             MIB_TCP6ROW_OWNER_PID row;
             std::memcpy(&row, at, sizeof row);
             state = row.dwState, port = row.dwLocalPort, pid = row.dwOwningPid;
+            wildcard = std::all_of(std::begin(row.ucLocalAddr), std::end(row.ucLocalAddr),
+                                   [](UCHAR b) { return b == 0; }); // in6addr_any
         }
         if (state != MIB_TCP_STATE_LISTEN) continue;
         // The port sits in network byte order in the low 16 bits of the DWORD.
-        out.push_back({Pid(pid), ntohs(static_cast<u_short>(port & 0xFFFF))});
+        out.push_back({Pid(pid), ntohs(static_cast<u_short>(port & 0xFFFF)),
+                       family == TcpFamily::V6, wildcard});
     }
     return out;
 }
@@ -288,6 +294,7 @@ PortOwners portOwnersFrom(const std::vector<TcpListener> &listeners, std::uint16
     for (const TcpListener &l : listeners) {
         if (l.port != port) continue;
         owners.listening = true;
+        owners.listeners.push_back({l.pid, l.ipv6, l.wildcard});
         // pid 0 is the System Idle Process, never a socket owner: the table did not say.
         if (l.pid != 0 &&
             std::find(owners.pids.begin(), owners.pids.end(), l.pid) == owners.pids.end())
@@ -354,6 +361,10 @@ bool maySignalPid(Pid pid) {
 bool maySignalGroup(Pid) {
     return false;
 } // Windows has no process groups
+
+std::vector<ProcessInfo> groupMembers(Pid) {
+    return {}; // no process groups: containment is a Job
+}
 
 bool signalGroup(Pid, Signal, std::string *error) {
     if (error) *error = "no process groups on Windows (use a Job)";

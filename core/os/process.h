@@ -67,11 +67,20 @@ std::optional<Identity> identityOf(Pid pid); // nullopt when not found / not rea
 std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap);
 std::vector<Pid> descendants(Pid root);
 
+// One LISTEN socket on a port, as one holder sees it. A socket several processes hold (a fork
+// that kept the fd) is listed once per holder; one no visible process holds, once with pid 0.
+struct PortListener {
+    Pid pid = 0;           // 0: the owner could not be read (another user's process, wine)
+    bool ipv6 = false;     // the IPv6 table (an IPv4-mapped address on a v6 socket is still v6)
+    bool wildcard = false; // bound to 0.0.0.0 or :: (a v6 wildcard may take v4 too: dual stack)
+};
+
 struct PortOwners {
     bool ok = false;        // false: the tables could not be read (answer unknown)
     std::vector<Pid> pids;  // processes with a LISTEN socket on the port (IPv4 or IPv6)
     bool listening = false; // a listener exists (its owner may be unreadable: pid unknown)
     std::string error;
+    std::vector<PortListener> listeners; // per LISTEN socket on the port, per family
 };
 PortOwners listeningPortOwners(std::uint16_t port);
 
@@ -98,6 +107,10 @@ bool signalGroup(Pid pgid, Signal sig, std::string *error = nullptr);
 // The members of a process group that are not zombies (empty on Windows): what a group
 // signal would reach, listed before sending it so the log names every process signalled.
 std::vector<Pid> liveGroupMembers(Pid pgid);
+// The same members with what a snapshot shows of them (identity, state, argv), found cheaply:
+// Linux reads only /proc/PID/stat of every process (argv and exe of the members alone); macOS
+// asks libproc for the group. Empty for pgid <= 0, and always on Windows (no process groups).
+std::vector<ProcessInfo> groupMembers(Pid pgid);
 // Signal one verified identity (re-verified here; pidfd on Linux where available).
 bool signalIdentity(const Identity &id, Signal sig, std::string *error = nullptr);
 

@@ -15,6 +15,8 @@ enum class TcpFamily { V4, V6 };
 struct TcpListener {
     Pid pid = 0; // 0: the OS did not say who owns it
     std::uint16_t port = 0;
+    bool ipv6 = false;     // from the AF_INET6 table
+    bool wildcard = false; // local address INADDR_ANY / in6addr_any
 };
 
 // Walks a GetExtendedTcpTable(TCP_TABLE_OWNER_PID_*) buffer (MIB_TCPTABLE_OWNER_PID or
@@ -23,7 +25,8 @@ struct TcpListener {
 std::vector<TcpListener> listenersInTcpTable(const void *buffer, std::size_t size,
                                              TcpFamily family);
 
-// The answer for one port from the decoded rows: pid 0 counts as "listening, owner unknown".
+// The answer for one port from the decoded rows: pid 0 counts as "listening, owner unknown"
+// (kept as pid 0 in `listeners`; wine reports 0 as the owner of every row).
 PortOwners portOwnersFrom(const std::vector<TcpListener> &listeners, std::uint16_t port);
 
 } // namespace tether::os::windows

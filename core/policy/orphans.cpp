@@ -1,6 +1,6 @@
 #include "policy/orphans.h"
 
-#include "mcp/matching.h"
+#include "policy/argv_match.h"
 
 #include <algorithm>
 #include <map>
@@ -114,9 +114,8 @@ std::vector<Orphan> classifyOrphans(const OrphanInput &in) {
         if (!isLive(*p) || isProtected(p->pid, in.self) || listed.count(p->pid) || inLedger(*p))
             continue;
         const bool configured =
-            std::any_of(in.mcpCommands.begin(), in.mcpCommands.end(), [&](const auto &command) {
-                return mcp::argvMatchesCommand(p->argv, command);
-            });
+            std::any_of(in.mcpCommands.begin(), in.mcpCommands.end(),
+                        [&](const auto &command) { return argvMatchesCommand(p->argv, command); });
         if (!configured) continue;
         const std::string why = parentGone(*p, byPid, in.self);
         if (why.empty()) continue;

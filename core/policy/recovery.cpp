@@ -53,6 +53,8 @@ KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs)
     case IdentityCheck::Match:
         break;
     }
+    // Our own running child is identified by the launcher; the port adds nothing to that.
+    if (startedByUs) return KillVerdict::Proceed;
     switch (port) {
     case PortCheck::OwnedByService:
         return KillVerdict::Proceed;
@@ -60,7 +62,7 @@ KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs)
         return KillVerdict::Refuse;
     case PortCheck::Free:
     case PortCheck::OwnedByOther:
-        return startedByUs ? KillVerdict::Proceed : KillVerdict::Refuse;
+        return KillVerdict::DropStale; // alive, but not the service (rule 3): never signalled
     }
     return KillVerdict::Refuse;
 }

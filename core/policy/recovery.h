@@ -56,7 +56,7 @@ enum class PortCheck { OwnedByService, Free, OwnedByOther, Unknown };
 
 enum class KillVerdict {
     Proceed,   // positively the service: graceful stop, grace, kill, group kill
-    DropStale, // gone or a different process: never signal; drop the registration
+    DropStale, // gone, a different process, or alive without the port: never signal; drop it
     Refuse,    // unknown, or not provably the service: never signal; look again later
 };
 // startedByUs: Tether launched this process itself (it is its child), which identifies it

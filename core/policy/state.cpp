@@ -14,7 +14,7 @@ constexpr Name kNames[] = {
     {State::Stopped, "stopped"},       {State::Starting, "starting"},
     {State::Healthy, "healthy"},       {State::NotResponding, "not-responding"},
     {State::Recovering, "recovering"}, {State::Restarting, "restarting"},
-    {State::Failed, "failed"},
+    {State::Stopping, "stopping"},     {State::Failed, "failed"},
 };
 } // namespace
 

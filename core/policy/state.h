@@ -11,6 +11,7 @@ enum class State {
     NotResponding, // alive, probes missing, inside the recovery window: never killed here
     Recovering,    // window spent: verifying identity, terminating
     Restarting,    // back-off before the next start
+    Stopping,      // a stop plan is under way (explicit stop, restart, replacement, quit)
     Failed,        // gave up, or a condition a person must fix
 };
 

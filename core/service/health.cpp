@@ -6,7 +6,7 @@
 
 namespace tether {
 
-HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteArray &body) {
+HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteArray &body) {
     HealthVerdict v;
     if (httpStatus == 401 || httpStatus == 403) {
         v.error =
@@ -26,7 +26,7 @@ HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteA
     const QJsonObject o = doc.object();
     const QJsonValue version = o.value(QLatin1String("version"));
     if (version.isString()) v.version = version.toString().left(64);
-    if (profileId == QLatin1String("opencode2")) {
+    if (dialect == policy::Dialect::Opencode2) {
         // A whole number above 1 only: 1.3 would truncate to init's pid (found by fuzz_health).
         const double pid = o.value(QLatin1String("pid")).toDouble(0);
         if (pid >= 2 && pid < 4294967296.0 && pid == std::floor(pid)) v.reportedPid = qint64(pid);

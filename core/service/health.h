@@ -1,6 +1,8 @@
 // Pure judgement of a health answer: HTTP status and body in, healthy / version / why out.
 #pragma once
 
+#include "policy/dialect.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -13,7 +15,7 @@ struct HealthVerdict {
     QString error;          // why not healthy
 };
 
-// profileId selects the body shape: "opencode2" -> /api/info, else {"healthy":..,"version":..}.
-HealthVerdict judgeHealth(const QString &profileId, int httpStatus, const QByteArray &body);
+// The dialect selects the body shape: Opencode2 -> /api/info, else {"healthy":..,"version":..}.
+HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteArray &body);
 
 } // namespace tether

@@ -96,6 +96,7 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
             r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
         } else if (r.status == 0) {
             r.error = reply->errorString();
+            r.refused = reply->error() == QNetworkReply::ConnectionRefusedError;
         } else {
             r.transportOk = true; // HTTP errors (401, 500) are answers: the caller judges them
         }

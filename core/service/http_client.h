@@ -17,7 +17,8 @@ struct HttpResult {
     int status = 0;           // HTTP status, 0 when none
     QByteArray body;
     qint64 latencyMs = 0;
-    QString error; // why transportOk is false, or empty
+    QString error;        // why transportOk is false, or empty
+    bool refused = false; // connection refused: nothing listens at that address
 };
 
 struct HttpCall {

@@ -42,23 +42,21 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
                                  const QString &tetherBinary) {
     ProfileResolution out;
     Profile &p = out.profile;
-    QString id = s.profile;
-    if (id == QLatin1String("auto")) {
-        if (!s.program.isEmpty() || !opencode.program.isEmpty())
-            id = majorVersion(opencode.version) >= 2 ? QStringLiteral("opencode2")
-                                                     : QStringLiteral("opencode1");
-        else
-            id = QStringLiteral("demo");
-    }
-    p.id = id;
+    using policy::Dialect;
+    Dialect id = Dialect::Demo;
+    if (s.profile)
+        id = *s.profile;
+    else if (!s.program.isEmpty() || !opencode.program.isEmpty())
+        id = majorVersion(opencode.version) >= 2 ? Dialect::Opencode2 : Dialect::Opencode1;
+    p.dialect = id;
     p.port = s.port;
     const QString port = QString::number(s.port);
 
-    if (id == QLatin1String("opencode1") || id == QLatin1String("opencode2")) {
+    if (id == Dialect::Opencode1 || id == Dialect::Opencode2) {
         p.program = s.program.isEmpty() ? opencode.program : s.program;
         p.installedVersion = s.program.isEmpty() ? opencode.version : QString();
         p.authUser = QStringLiteral("opencode");
-        if (id == QLatin1String("opencode1")) {
+        if (id == Dialect::Opencode1) {
             p.arguments = QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
                                       QStringLiteral("127.0.0.1"), QStringLiteral("--port"), port} +
                           s.arguments;
@@ -82,14 +80,14 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             p.mcpActionPath = QStringLiteral("/api/mcp/%1/%2");
             p.selfRegistering = true;
         }
-        if (p.program.isEmpty() && id == QLatin1String("opencode2"))
+        if (p.program.isEmpty() && id == Dialect::Opencode2)
             // A registered service can be adopted without the binary; only a launch needs it.
             p.program = QStringLiteral("opencode");
         else if (p.program.isEmpty())
             out.error =
                 QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
                                "install it or set [service] program");
-    } else if (id == QLatin1String("demo")) {
+    } else if (id == Dialect::Demo) {
         p.program = tetherBinary;
         p.arguments = QStringList{QStringLiteral("demo-service"), QStringLiteral("--port"), port} +
                       s.arguments;
@@ -109,7 +107,7 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             out.error = QStringLiteral("the custom profile needs [service] program");
     }
     const bool adoptOnly =
-        id == QLatin1String("opencode2") && s.program.isEmpty() && opencode.program.isEmpty();
+        id == Dialect::Opencode2 && s.program.isEmpty() && opencode.program.isEmpty();
     if (out.error.isEmpty() && !adoptOnly && !p.program.isEmpty() &&
         !QFileInfo(p.program).isExecutable() && QStandardPaths::findExecutable(p.program).isEmpty())
         out.error = QStringLiteral("the service program %1 does not exist or is not executable "

@@ -2,6 +2,7 @@
 // and the bundled demo. Resolution from settings is a pure function; detection runs programs.
 #pragma once
 
+#include "policy/dialect.h"
 #include "settings/settings.h"
 
 #include <QByteArray>
@@ -13,7 +14,7 @@ namespace tether {
 inline constexpr char kDemoServiceVersion[] = "1.18.33-demo";
 
 struct Profile {
-    QString id; // opencode1 | opencode2 | custom | demo
+    policy::Dialect dialect = policy::Dialect::Demo; // policy::toString names it
     QString program;
     QStringList arguments; // the full argument list, port already filled in
     int port = 0;
@@ -43,7 +44,7 @@ struct ProfileResolution {
     QString error; // non-empty: cannot run (for example the program is missing)
 };
 
-// Pure: settings + what was detected -> the profile. "auto" picks opencode1/opencode2 by the
+// Pure: settings + what was detected -> the profile. Auto picks opencode1/opencode2 by the
 // installed major version, and the demo when no opencode is installed.
 ProfileResolution resolveProfile(const Settings &settings, const OpencodeInstall &opencode,
                                  const QString &tetherBinary);

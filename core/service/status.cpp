@@ -39,7 +39,8 @@ QJsonObject ServiceStatus::toJson() const {
     }
     return QJsonObject{
         {QStringLiteral("state"), QString::fromLatin1(policy::toString(state))},
-        {QStringLiteral("profile"), profile},
+        {QStringLiteral("profile"),
+         profile ? QString::fromLatin1(policy::toString(*profile)) : QString()},
         {QStringLiteral("pid"), pid},
         {QStringLiteral("port"), port},
         {QStringLiteral("url"), url},

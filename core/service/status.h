@@ -2,13 +2,17 @@
 // notifications all read this; no widget keeps its own copy of the truth.
 #pragma once
 
+#include "policy/dialect.h"
+#include "policy/notice.h"
 #include "policy/state.h"
 
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace tether {
 
@@ -42,7 +46,7 @@ struct OrphanStatus {
 
 struct ServiceStatus {
     policy::State state = policy::State::Stopped;
-    QString profile;
+    std::optional<policy::Dialect> profile; // empty: not resolved (status --json prints "")
     qint64 pid = 0;
     quint16 port = 0;
     QString url;
@@ -61,3 +65,7 @@ struct ServiceStatus {
 };
 
 } // namespace tether
+
+// Plain policy enums carried by signals (Supervisor::notice) and QSignalSpy/QVariant in tests;
+// declared here because core/policy has no Qt.
+Q_DECLARE_METATYPE(tether::policy::NoticeKind)

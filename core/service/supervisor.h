@@ -1,26 +1,33 @@
-// The Supervisor: the imperative shell around core/policy. It starts or adopts the service,
-// probes it, and carries out what the policy decides: wait, verify, terminate, replace,
-// back off, give up. Every decision itself is a pure function in policy/recovery.h.
+// The Supervisor: the Qt shell around the supervision's transition function. It owns the
+// executor (core/supervision) and gives it real ports: QTimers, HTTP probes, a QProcess
+// launcher, the registration files, the stop-plan runner. It holds no decision state of its
+// own: every "what next" is policy::step's, and every status field is read from its state.
 #pragma once
 
 #include "os/process.h"
-#include "policy/recovery.h"
+#include "policy/notice.h"
+#include "policy/supervision.h"
 #include "service/http_client.h"
-#include "service/managed_registration.h"
 #include "service/profile.h"
 #include "service/status.h"
 #include "settings/settings.h"
 
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QNetworkAccessManager;
-class QProcess;
 
 namespace tether {
+
+namespace supervision {
+class Executor;
+}
+class ServiceLauncher;
+class RegistrationStore;
+class StopRunner;
 
 struct ProbeSample {
     QDateTime at;
@@ -44,10 +51,10 @@ public:
         std::function<qint64()> clock; // monotonic milliseconds; default: a steady clock
     };
 
-    // Called after the service died and before any restart: clean what it left behind, then
-    // call done(). The default does nothing.
+    // Called after the service died or was stopped, before anything is started again: clean
+    // what it left behind outside its group (the stop plan's), then call done().
     using CrashCleanup =
-        std::function<void(const os::Identity &service, qint64 pgid, std::function<void()> done)>;
+        std::function<void(const os::Identity &service, std::function<void()> done)>;
 
     explicit Supervisor(Config config, QObject *parent = nullptr);
     ~Supervisor() override;
@@ -58,11 +65,14 @@ public:
     QByteArray authorization() const; // empty when the service needs none
     QNetworkAccessManager *network() const { return nam_; }
     std::optional<os::Identity> serviceIdentity() const;
+    const policy::SupervisionState &machine() const;
 
-    void setCrashCleanup(CrashCleanup cleanup) { crashCleanup_ = std::move(cleanup); }
-    // A termination or an MCP cleanup is under way: quitting now would leave the service
+    void setCrashCleanup(CrashCleanup cleanup);
+    // A stop plan or an MCP cleanup is under way: quitting now would leave the service
     // half-stopped or its MCP children orphaned. settled() is emitted when none is.
-    bool settling() const { return inFlight_ > 0; }
+    bool settling() const;
+    // Quit has been asked and everything it needed is done (service released or stopped).
+    bool quitDone() const;
     // The MCP view and the orphans are observed elsewhere (core/mcp) and kept in this one model.
     void setMcp(const QList<McpChildStatus> &rows);
     void setOrphans(const QList<OrphanStatus> &orphans);
@@ -71,106 +81,44 @@ public slots:
     void start();
     void stop();
     void restart();
-    // Quit without stopping: the service keeps running and the next launch adopts it.
+    // Quit as configured: stop the service, or leave it running (a stop, replacement or clean-up
+    // under way finishes first; a wanted service is running when Tether lets go).
+    void quit(bool stopService);
+    // Let go now, whatever is under way: the service keeps running, the next launch adopts it.
     void leaveRunning();
-    // From now on nothing is started or restarted; what is under way finishes.
-    void holdStarts();
     // The OS says the machine woke up (or similar): time before this did not pass for Tether.
     void noteTimeGap(const QString &why);
 
 signals:
     void statusChanged();
     void stateChanged(tether::policy::State from, tether::policy::State to, const QString &reason);
-    // kind: crashed | restarted | recovered | gave-up | port-held | version-mismatch | stale
-    void notice(const QString &kind, const QString &message);
+    void notice(tether::policy::NoticeKind kind, const QString &message);
     void logLine(const QString &line);
     void probed(const tether::ProbeSample &sample);
     void serviceStarted(const tether::os::Identity &service);
     void settled();
 
 private:
-    struct Tracked {
-        os::Identity id;
-        qint64 pgid = 0;
-        QString password;
-        bool ourChild = false; // launched by this Tether process (a QProcess we own)
-        QPointer<QProcess> process;
-        std::shared_ptr<os::Job> job; // Windows containment (service_job.h); null on POSIX
-    };
-    enum class Want { Stopped, Running };
+    class Ports;
+    friend class Ports;
 
-    policy::Ms now() const { return config_.clock(); }
-    void setState(policy::State s, const QString &reason);
-    void log(const QString &line);
-    void fail(const QString &message, const QString &noticeKind = QString());
-
-    void adoptOrLaunch();
-    void adopt(const os::Identity &id, qint64 pgid, const QString &password, int port,
-               bool external, const QDateTime &startedAt);
-    void launch();
-    void onLaunched(QProcess *p);
-    void onLaunchFailed(QProcess *p, const QString &why);
-    void onProcessFinished(QProcess *p, int exitCode, bool crashed);
-
-    void scheduleProbe(policy::Ms delayMs);
-    void sendProbe();
-    void onProbeResult(quint64 generation, policy::Ms sentAt, const HttpResult &r);
-    void onProbeMissed(policy::Ms sentAt, const QString &why);
-    void scheduleWindowCheck(policy::Ms delayMs);
-    void checkWindow();
-    void checkTimeGap(policy::Ms dueAt, const QString &what);
-
-    // Verify identity + port ownership, then (policy permitting) terminate; then continue().
-    void verifyAndTerminate(const QString &reason, std::function<void()> then);
-    void onServiceGone(const QString &reason);
-    // Clean what a dead service left behind (crashCleanup_), then continue with then().
-    void cleanUpAfter(const os::Identity &service, qint64 pgid, std::function<void()> then);
-    void settle(); // one piece of in-flight work done
-    void scheduleRestart(const QString &reason);
-    void forgetService();
-    void writeOwnRegistration();
-    void checkVersion(const QString &reported);
-    policy::PortCheck checkPort(qint64 servicePid, QString *ownerDescription) const;
-
-    // opencode 2.x managed service (supervisor_managed.cpp): it registers itself in service.json.
-    QString managedPath() const;
-    void adoptOrLaunchManaged();
-    void adoptManaged(const ManagedRegistration &reg, const os::ProcessInfo &info);
-    void checkManagedRegistration();  // on a cadence: re-read only when the file changed
-    bool followManagedRegistration(); // true: switched to the new owner the file names
-    void removeManagedIfStill(const QString &id);
+    void feed(const policy::Event &e);
+    void refreshStatus(); // the status model from the machine's state
+    void probe(const policy::SendProbe &p, const QString &password);
+    void watchManagedRegistration();
+    void watchAdoptedExit();
 
     Config config_;
     ServiceStatus status_;
     QNetworkAccessManager *nam_ = nullptr;
+    std::unique_ptr<Ports> ports_;
+    std::unique_ptr<supervision::Executor> exec_;
     CrashCleanup crashCleanup_;
-    int inFlight_ = 0; // terminations and cleanups under way
-
-    Want want_ = Want::Stopped;
-    std::optional<Tracked> svc_;
-    bool terminating_ = false;
-    bool shuttingDown_ = false;
-    quint64 generation_ = 0;
-
-    policy::RecoveryWindow window_;
-    policy::RestartBudget budget_;
-    policy::Ms healthySince_ = 0;
-    int startupAttempt_ = 0;
-    policy::Ms startupDeadline_ = 0; // 0: none (adopted services have no start-up deadline)
-    bool versionNoticed_ = false;
-    bool restartPending_ = false; // the next healthy answer completes a restart
-
-    QTimer probeTimer_;
-    policy::Ms probeDueAt_ = 0;
-    QTimer windowTimer_;
-    policy::Ms windowDueAt_ = 0;
-    QTimer restartTimer_;
-    QTimer aliveTimer_; // adopted services are not our children: look at them on a cadence
-    QTimer managedTimer_;
-    FileStamp managedStamp_;
-    QString managedId_;             // the registration id being followed
-    qint64 managedLaunchedPid_ = 0; // the service this Tether launched (not external)
-    policy::Ms managedWaitSince_ = 0;
+    os::Identity announced_;  // the last identity serviceStarted was emitted for
+    QDateTime startedAt_;     // wall clock, display only
+    QTimer aliveTimer_;       // adopted services are not our children: looked at on a cadence
+    QTimer managedTimer_;     // opencode 2.x: service.json, on a cadence
+    QByteArray managedStamp_; // the last content seen of service.json
 };
 
 } // namespace tether

@@ -1,5 +1,7 @@
 #include "settings/settings.h"
 
+#include "policy/supervision.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
@@ -15,6 +17,7 @@ struct Field {
     const char *key;
     std::function<bool(Settings &, const QVariant &, QString *why)> read;
     std::function<QVariant(const Settings &)> write;
+    QStringList choices = {}; // the valid texts of a fixed choice, default first
 };
 
 bool toInt64(const QVariant &v, qint64 *out) {
@@ -62,19 +65,51 @@ Field boolean(const char *key, bool Settings::*member) {
                  [=](const Settings &s) { return QVariant(s.*member); }};
 }
 
-Field choice(const char *key, QStringList allowed, QString Settings::*member) {
+// A fixed choice stored as an enum (or std::optional of one, "auto" being none): `allowed`
+// in display order, default first; `name` and `parse` are the enum's one toString/fromString.
+template <typename Value>
+Field choice(const char *key, QStringList allowed, Value Settings::*member,
+             QString (*name)(const Value &), bool (*parse)(const QString &, Value *)) {
     return Field{
         key,
         [=](Settings &s, const QVariant &v, QString *why) {
             const QString t = v.toString().trimmed().toLower();
-            if (!allowed.contains(t)) {
+            Value parsed{};
+            if (!allowed.contains(t) || !parse(t, &parsed)) {
                 *why = QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", ")));
                 return false;
             }
-            s.*member = t;
+            s.*member = parsed;
             return true;
         },
-        [=](const Settings &s) { return QVariant(s.*member); }};
+        [=](const Settings &s) { return QVariant(name(s.*member)); }, allowed};
+}
+
+QString orphanModeName(const policy::OrphanMode &m) {
+    return QString::fromLatin1(policy::toString(m));
+}
+bool parseOrphanMode(const QString &t, policy::OrphanMode *out) {
+    return policy::fromString(t.toLatin1().constData(), out);
+}
+QString profileText(const std::optional<policy::Dialect> &p) {
+    return profileName(p);
+}
+bool parseProfile(const QString &t, std::optional<policy::Dialect> *out) {
+    if (t == QLatin1String("auto")) {
+        out->reset();
+        return true;
+    }
+    policy::Dialect d{};
+    if (!policy::fromString(t.toLatin1().constData(), &d)) return false;
+    *out = d;
+    return true;
+}
+QStringList orphanModes(policy::OrphanMode first) {
+    QStringList out{orphanModeName(first)};
+    for (policy::OrphanMode m :
+         {policy::OrphanMode::Ask, policy::OrphanMode::Clean, policy::OrphanMode::Ignore})
+        if (m != first) out << orphanModeName(m);
+    return out;
 }
 
 Field text(const char *key, QString Settings::*member) {
@@ -101,9 +136,10 @@ Field timing(const char *key, qint64 min, qint64 max, policy::Ms T::*member) {
 const std::vector<Field> &fields() {
     static const std::vector<Field> all = {
         choice("service/profile",
-               {QStringLiteral("auto"), QStringLiteral("opencode1"), QStringLiteral("opencode2"),
-                QStringLiteral("custom"), QStringLiteral("demo")},
-               &Settings::profile),
+               {profileName({}), profileName(policy::Dialect::Opencode1),
+                profileName(policy::Dialect::Opencode2), profileName(policy::Dialect::Custom),
+                profileName(policy::Dialect::Demo)},
+               &Settings::profile, &profileText, &parseProfile),
         text("service/program", &Settings::program),
         Field{"service/arguments",
               [](Settings &s, const QVariant &v, QString *) {
@@ -133,12 +169,10 @@ const std::vector<Field> &fields() {
         timing("recovery/burstWindowMs", 1, 86400000, &T::burstWindowMs),
         timing("recovery/stableResetMs", 1, 86400000, &T::stableResetMs),
         boolean("recovery/autoReplaceOnVersionChange", &Settings::autoReplaceOnVersionChange),
-        choice("orphans/onLaunch",
-               {QStringLiteral("ask"), QStringLiteral("clean"), QStringLiteral("ignore")},
-               &Settings::orphansOnLaunch),
-        choice("orphans/whileRunning",
-               {QStringLiteral("clean"), QStringLiteral("ask"), QStringLiteral("ignore")},
-               &Settings::orphansWhileRunning),
+        choice("orphans/onLaunch", orphanModes(Settings().orphansOnLaunch),
+               &Settings::orphansOnLaunch, &orphanModeName, &parseOrphanMode),
+        choice("orphans/whileRunning", orphanModes(Settings().orphansWhileRunning),
+               &Settings::orphansWhileRunning, &orphanModeName, &parseOrphanMode),
         integer(
             "orphans/graceMs", 0, 60000, [](Settings &s, qint64 n) { s.orphanGraceMs = int(n); },
             [](const Settings &s) { return qint64(s.orphanGraceMs); }),
@@ -171,6 +205,18 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
             out.warnings << QStringLiteral("setting %1=%2 ignored (%3); using the default")
                                 .arg(QLatin1String(f.key), it.value().toString().left(80), why);
     }
+    // Each value may be in range and the three still make one missed probe fatal (DESIGN rule
+    // 1 needs several probes per window): then all three go back to their defaults.
+    const std::string problem = policy::timingsProblem(out.settings.timings);
+    if (!problem.empty()) {
+        const policy::Timings defaults;
+        out.settings.timings.probeIntervalMs = defaults.probeIntervalMs;
+        out.settings.timings.probeTimeoutMs = defaults.probeTimeoutMs;
+        out.settings.timings.windowMs = defaults.windowMs;
+        out.warnings << QStringLiteral("%1; using the defaults for probe/intervalMs, "
+                                       "probe/timeoutMs and recovery/windowMs")
+                            .arg(QString::fromStdString(problem));
+    }
     if (out.settings.timings.backoffMaxMs < out.settings.timings.backoffInitialMs) {
         out.warnings << QStringLiteral("setting recovery/backoffMaxMs is below "
                                        "recovery/backoffInitialMs; using backoffInitialMs");
@@ -184,6 +230,16 @@ QMap<QString, QVariant> settingsToValues(const Settings &s) {
     for (const Field &f : fields())
         values.insert(QLatin1String(f.key), f.write(s));
     return values;
+}
+
+QStringList settingChoices(const QString &key) {
+    for (const Field &f : fields())
+        if (key == QLatin1String(f.key)) return f.choices;
+    return {};
+}
+
+QString profileName(const std::optional<policy::Dialect> &profile) {
+    return profile ? QString::fromLatin1(policy::toString(*profile)) : QStringLiteral("auto");
 }
 
 QString defaultSettingsPath() {

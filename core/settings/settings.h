@@ -2,20 +2,25 @@
 // Invalid values never stop Tether: each yields a warning naming the key, and the default.
 #pragma once
 
+#include "policy/dialect.h"
+#include "policy/orphan_mode.h"
 #include "policy/recovery.h"
 
 #include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVariant>
+#include <optional>
 
 namespace tether {
 
 struct Settings {
     // [service]
-    QString profile = QStringLiteral("auto"); // auto | opencode1 | opencode2 | custom | demo
-    QString program;                          // empty: detect (opencode) or this tether (demo)
-    QStringList arguments;                    // extra arguments (custom: the whole command)
+    // auto (empty: opencode by its major version, else demo) | opencode1 | opencode2 | custom
+    // | demo; profileName() gives the INI text
+    std::optional<policy::Dialect> profile;
+    QString program;       // empty: detect (opencode) or this tether (demo)
+    QStringList arguments; // extra arguments (custom: the whole command)
     int port = 4096;
     QString healthPath; // custom profile: health endpoint (default /global/health)
     QString stateDir;   // opencode2: where service.json lives (default $XDG_STATE_HOME/opencode)
@@ -24,8 +29,8 @@ struct Settings {
     policy::Timings timings;
     bool autoReplaceOnVersionChange = false;
     // [orphans]
-    QString orphansOnLaunch = QStringLiteral("ask");       // ask | clean | ignore
-    QString orphansWhileRunning = QStringLiteral("clean"); // clean | ask | ignore
+    policy::OrphanMode orphansOnLaunch = policy::OrphanMode::Ask;       // ask | clean | ignore
+    policy::OrphanMode orphansWhileRunning = policy::OrphanMode::Clean; // clean | ask | ignore
     int orphanGraceMs = 500;
     // [app]
     bool stopServiceOnQuit = false;
@@ -43,6 +48,12 @@ struct LoadedSettings {
 // Pure: from "group/key" -> value (as QSettings gives them) to validated settings.
 LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values);
 QMap<QString, QVariant> settingsToValues(const Settings &s);
+// The valid texts of a setting with fixed choices ("service/profile", "orphans/onLaunch", ...),
+// default first; empty for any other key.
+QStringList settingChoices(const QString &key);
+
+// [service] profile as written in the INI file: "auto" for none, else policy::toString.
+QString profileName(const std::optional<policy::Dialect> &profile);
 
 // The user's file (QSettings INI in the config location), or the given file when not empty.
 QString defaultSettingsPath();

@@ -207,7 +207,7 @@ bool prepareOpencode(Target &t, QString *why) {
                               "OPENCODE_DISABLE_EXTERNAL_SKILLS"})
         qputenv(quiet, "1");
     QDir::setCurrent(h + QStringLiteral("/project"));
-    t.settings.profile = QStringLiteral("opencode1");
+    t.settings.profile = policy::Dialect::Opencode1;
     t.settings.program = bin;
     t.settings.timings.windowMs = 5000;
     t.settings.timings.probeTimeoutMs = 2000;
@@ -461,7 +461,7 @@ int main(int argc, char **argv) {
         t.name = name;
         t.tetherBin = tether;
         if (name == QLatin1String("demo")) {
-            t.settings.profile = QStringLiteral("demo");
+            t.settings.profile = policy::Dialect::Demo;
             t.settings.arguments = {QStringLiteral("--mcp"), QStringLiteral("3"),
                                     QStringLiteral("--stubborn")};
             t.settings.timings.windowMs = 3000;

@@ -5,9 +5,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    static const char *const profiles[] = {"opencode1", "opencode2", "custom", "demo"};
+    using tether::policy::Dialect;
+    static const Dialect profiles[] = {Dialect::Opencode1, Dialect::Opencode2, Dialect::Custom,
+                                       Dialect::Demo};
     static const int statuses[] = {200, 200, 200, 204, 301, 401, 403, 404, 500, 503, 0, -1};
-    const QString profile = QString::fromLatin1(profiles[data[0] % 4]);
+    const Dialect profile = profiles[data[0] % 4];
     const int status = statuses[(data[0] >> 2) % (sizeof statuses / sizeof statuses[0])];
     const QByteArray body(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
     const tether::HealthVerdict v = tether::judgeHealth(profile, status, body);

@@ -35,14 +35,14 @@ constexpr int kLong = 60000; // generous: the machine is shared and sanitizers a
 
 Settings demoSettings(int port) {
     Settings s;
-    s.profile = QStringLiteral("demo");
+    s.profile = policy::Dialect::Demo;
     s.port = port;
     s.timings.probeIntervalMs = 100;
     s.timings.probeTimeoutMs = 300;
     s.timings.windowMs = 3000;
     s.timings.graceMs = 300;
     s.timings.backoffInitialMs = 200;
-    s.orphansOnLaunch = QStringLiteral("ignore");
+    s.orphansOnLaunch = policy::OrphanMode::Ignore;
     s.stopServiceOnQuit = true; // a test leaves nothing running behind it
     return s;
 }

@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <memory>
+#include <optional>
 
 using namespace tether;
 using policy::State;
@@ -27,7 +28,7 @@ constexpr int kLong = 30000;
 
 Settings demoWithStubbornChildren(int port) {
     Settings s;
-    s.profile = QStringLiteral("demo");
+    s.profile = policy::Dialect::Demo;
     s.port = port;
     s.arguments =
         QStringList{QStringLiteral("--mcp"), QStringLiteral("3"), QStringLiteral("--stubborn"),
@@ -103,6 +104,14 @@ class TestMcpOrphans : public QObject {
         for (const os::Identity &id : ids)
             spawned_.push_back(id);
         return ok ? ids : std::vector<os::Identity>{};
+    }
+
+    // The cleanup answers on the event loop once its worker is done: await it.
+    mcp::McpMonitor::CleanupSummary cleanupAndWait(bool dryRun) {
+        std::optional<mcp::McpMonitor::CleanupSummary> result;
+        mcp_->cleanup(dryRun, {}, false, [&result](const auto &s) { result = s; });
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 30000); }();
+        return result.value_or(mcp::McpMonitor::CleanupSummary{});
     }
 
 private slots:
@@ -206,7 +215,7 @@ private slots:
         // suite running beside this one may have "possible" orphans of the same demo command
         // for a moment, and those are never swept without a person's say-so anyway.)
         make(demoWithStubbornChildren(port_));
-        const auto dry = mcp_->cleanupNow(true);
+        const auto dry = cleanupAndWait(true);
         const QList<OrphanStatus> found = fromLedger(dry.found);
         QCOMPARE(found.size(), 3);
         for (const OrphanStatus &o : found)
@@ -214,7 +223,7 @@ private slots:
                                 [&](const os::Identity &c) { return c.pid == o.pid; }));
         for (const os::Identity &c : children)
             QCOMPARE(os::alive(c), os::Liveness::Alive); // a dry run touches nothing
-        const auto done = mcp_->cleanupNow(false);
+        const auto done = cleanupAndWait(false);
         QCOMPARE(done.killed + done.exitedOnTerm, 3);
         // Each of ours was removed. (A suite beside this one may leave "possible" orphans of the
         // same demo command for a moment: those are reported refused, unconfirmed, untouched.)
@@ -225,7 +234,7 @@ private slots:
         }
         for (const os::Identity &c : children)
             QVERIFY(gone(c));
-        QCOMPARE(fromLedger(mcp_->cleanupNow(true).found).size(), 0); // a rerun finds none
+        QCOMPARE(fromLedger(cleanupAndWait(true).found).size(), 0); // a rerun finds none
         QCOMPARE(int(mcp_->ledger().entries().size()), 0);
     }
 
@@ -248,9 +257,9 @@ private slots:
                                           mcp::serializeLedger({forged}), &error));
 
         make(demoWithStubbornChildren(port_));
-        const auto dry = mcp_->cleanupNow(true);
+        const auto dry = cleanupAndWait(true);
         QCOMPARE(dry.found.size(), 0);
-        mcp_->cleanupNow(false);
+        cleanupAndWait(false);
         decoy.readAll();
         decoy.write("ping\n");
         QVERIFY(decoy.waitForReadyRead(10000)); // fence: every earlier signal is recorded
@@ -264,7 +273,7 @@ private slots:
     void negativeControlWithoutContainmentAndCleanupOrphansSurvive() {
         Settings s = demoWithStubbornChildren(port_);
         s.containment = false;
-        s.orphansWhileRunning = QStringLiteral("ignore");
+        s.orphansWhileRunning = policy::OrphanMode::Ignore;
         s.timings.backoffInitialMs = 600000; // no replacement during the test
         make(s);
         sup_->start();
@@ -278,7 +287,7 @@ private slots:
         sup_->stop();
         QTRY_COMPARE_WITH_TIMEOUT(sup_->status().state, State::Stopped, kLong);
         // ...and the explicit cleanup still removes them.
-        const auto done = mcp_->cleanupNow(false);
+        const auto done = cleanupAndWait(false);
         QCOMPARE(done.killed + done.exitedOnTerm, 3);
         for (const os::Identity &c : children)
             QVERIFY(gone(c));

@@ -51,7 +51,7 @@ class TestOpencode2 : public QObject {
 
     Settings settings(const QStringList &launchExtra = {}) const {
         Settings s;
-        s.profile = QStringLiteral("opencode2");
+        s.profile = policy::Dialect::Opencode2;
         s.program = test::tetherBin();
         s.arguments = demoArgs(port_, launchExtra);
         s.port = port_;

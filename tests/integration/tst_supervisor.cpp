@@ -24,7 +24,7 @@ constexpr int kLong = 30000; // generous deadline for anything awaited
 
 Settings shortTimings(int port) {
     Settings s;
-    s.profile = QStringLiteral("demo");
+    s.profile = policy::Dialect::Demo;
     s.port = port;
     s.timings.probeIntervalMs = 100;
     s.timings.probeTimeoutMs = 250;
@@ -219,8 +219,8 @@ private slots:
             static_cast<long long>(sup->config().settings.timings.backoffInitialMs));
         bool crashed = false, restarted = false;
         for (const auto &n : notices) {
-            crashed |= n.at(0).toString() == QLatin1String("crashed");
-            restarted |= n.at(0).toString() == QLatin1String("restarted");
+            crashed |= n.at(0).value<policy::NoticeKind>() == policy::NoticeKind::Crashed;
+            restarted |= n.at(0).value<policy::NoticeKind>() == policy::NoticeKind::Restarted;
         }
         QVERIFY(crashed);
         QVERIFY(restarted);
@@ -275,7 +275,7 @@ private slots:
         QVERIFY2(error.contains(QString::number(holder.processId())), qPrintable(error));
         QVERIFY2(error.contains(QLatin1String("[service] port")), qPrintable(error));
         QVERIFY(!notices.isEmpty());
-        QCOMPARE(notices.last().at(0).toString(), QStringLiteral("port-held"));
+        QCOMPARE(notices.last().at(0).value<policy::NoticeKind>(), policy::NoticeKind::PortHeld);
         QCOMPARE(holder.state(), QProcess::Running); // not signalled
         QCOMPARE(demoServicesOnPort(port_), 0);
         holder.kill();
@@ -306,7 +306,8 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy && sup->status().versionMismatch,
                                   qPrintable(dump()), kLong);
         QCOMPARE(sup->status().version, QStringLiteral("9.9.9"));
-        QCOMPARE(notices.last().at(0).toString(), QStringLiteral("version-mismatch"));
+        QCOMPARE(notices.last().at(0).value<policy::NoticeKind>(),
+                 policy::NoticeKind::VersionMismatch);
         const qint64 pid = sup->status().pid;
         QTest::qWait(500);
         QCOMPARE(sup->status().pid, pid); // shown, not replaced (not opted in)
@@ -347,7 +348,7 @@ private slots:
 
     void missingBinaryIsAClearError() {
         Settings s = shortTimings(port_);
-        s.profile = QStringLiteral("custom");
+        s.profile = policy::Dialect::Custom;
         s.program = dataDir_->filePath(QStringLiteral("no-such-service"));
         Supervisor *sup = make(s);
         sup->start();

@@ -7,11 +7,17 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <arpa/inet.h>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,6 +105,11 @@ private slots:
     void portOwner_data();
     void portOwner();
     void freePortHasNoOwner();
+    void listenersPerFamily_data();
+    void listenersPerFamily();
+    void dualFamilyListenersOnOnePort();
+    void groupMembersOfRealGroup();
+    void groupMembersSkipZombies();
     void terminateEscalatesToKillWithinGrace_data();
     void terminateEscalatesToKillWithinGrace();
     void terminateEndsStoppedProcess();
@@ -278,6 +289,145 @@ void TestOsLinux::freePortHasNoOwner() {
     QVERIFY(owners.ok);
     QVERIFY(!owners.listening);
     QVERIFY(owners.pids.empty());
+}
+
+void TestOsLinux::listenersPerFamily_data() {
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<bool>("ipv6");
+    QTest::addColumn<bool>("wildcard");
+    QTest::newRow("v4 loopback") << "127.0.0.1" << false << false;
+    QTest::newRow("v6 loopback, V6ONLY") << "::1" << true << false;
+    // The one wildcard bind (for a few milliseconds, never accepting): "::" is left out, as every
+    // other test here binds loopback only; the all-zero address check is the same for tcp6.
+    QTest::newRow("v4 wildcard") << "0.0.0.0" << false << true;
+    QTest::newRow("v4-mapped on a v6 socket") << "::ffff:127.0.0.1" << true << false;
+}
+
+// Sockets this test binds itself: the owner must be exactly us, with the right family.
+void TestOsLinux::listenersPerFamily() {
+    QFETCH(QString, host);
+    QFETCH(bool, ipv6);
+    QFETCH(bool, wildcard);
+    const bool v6Socket = host.contains(':');
+    const int s = ::socket(v6Socket ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    QVERIFY(s >= 0);
+    const auto closeSocket = qScopeGuard([s] { ::close(s); });
+    sockaddr_storage addr{};
+    socklen_t len = 0;
+    if (v6Socket) {
+        // V6ONLY for a pure v6 listener (the v4-mapped one needs v4 traffic: not V6ONLY).
+        const int only = host.startsWith("::ffff:") ? 0 : 1;
+        QCOMPARE(::setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &only, sizeof only), 0);
+        auto *a = reinterpret_cast<sockaddr_in6 *>(&addr);
+        a->sin6_family = AF_INET6;
+        QCOMPARE(::inet_pton(AF_INET6, qPrintable(host), &a->sin6_addr), 1);
+        len = sizeof *a;
+    } else {
+        auto *a = reinterpret_cast<sockaddr_in *>(&addr);
+        a->sin_family = AF_INET;
+        QCOMPARE(::inet_pton(AF_INET, qPrintable(host), &a->sin_addr), 1);
+        len = sizeof *a;
+    }
+    QVERIFY2(::bind(s, reinterpret_cast<sockaddr *>(&addr), len) == 0, std::strerror(errno));
+    QCOMPARE(::listen(s, 4), 0);
+    socklen_t got = sizeof addr;
+    QCOMPARE(::getsockname(s, reinterpret_cast<sockaddr *>(&addr), &got), 0);
+    const std::uint16_t port = ntohs(v6Socket ? reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port
+                                              : reinterpret_cast<sockaddr_in *>(&addr)->sin_port);
+
+    const PortOwners owners = listeningPortOwners(port);
+    QVERIFY2(owners.ok, owners.error.c_str());
+    QVERIFY(owners.listening);
+    QCOMPARE(owners.pids, std::vector<Pid>{currentPid()});
+    QCOMPARE(owners.listeners.size(), size_t(1));
+    const PortListener &l = owners.listeners.front();
+    QCOMPARE(l.pid, currentPid());
+    QCOMPARE(l.ipv6, ipv6);
+    QCOMPARE(l.wildcard, wildcard);
+}
+
+// One port, two sockets (v4 127.0.0.1 in a helper, v6 ::1 here): one listener per family,
+// each with its own owner.
+void TestOsLinux::dualFamilyListenersOnOnePort() {
+    Helper holder({"listen", "127.0.0.1", "0"});
+    const quint16 port = quint16(holder.waitField("listening", 1));
+    QVERIFY(port > 0);
+    const int s = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    QVERIFY(s >= 0);
+    const auto closeSocket = qScopeGuard([s] { ::close(s); });
+    const int only = 1;
+    QCOMPARE(::setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &only, sizeof only), 0);
+    sockaddr_in6 a{};
+    a.sin6_family = AF_INET6;
+    a.sin6_addr = in6addr_loopback;
+    a.sin6_port = htons(port);
+    if (::bind(s, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
+        QSKIP(qPrintable(QString("::1 port %1 is taken: %2").arg(port).arg(std::strerror(errno))));
+    QCOMPARE(::listen(s, 4), 0);
+
+    const PortOwners owners = listeningPortOwners(port);
+    QVERIFY2(owners.ok, owners.error.c_str());
+    QCOMPARE(asSet(owners.pids), (QSet<Pid>{holder.pid(), currentPid()}));
+    QCOMPARE(owners.listeners.size(), size_t(2));
+    for (const PortListener &l : owners.listeners) {
+        QVERIFY(!l.wildcard);
+        QCOMPARE(l.pid, l.ipv6 ? currentPid() : holder.pid());
+    }
+    QVERIFY(owners.listeners[0].ipv6 != owners.listeners[1].ipv6);
+}
+
+// A real group: a 3-level tree whose top leads its own session (setsid).
+void TestOsLinux::groupMembersOfRealGroup() {
+    QVERIFY(groupMembers(0).empty());
+    QVERIFY(groupMembers(-1).empty());
+    Helper h({"tree", "3"}, /*ownSession=*/true);
+    std::vector<Pid> pids;
+    for (int level = 1; level <= 3; ++level)
+        pids.push_back(h.waitField("node", 2));
+    QVERIFY(!h.waitLine("ready").isEmpty());
+    const Pid pgid = h.pid();
+    QCOMPARE(pids.front(), pgid);
+
+    const std::vector<ProcessInfo> members = groupMembers(pgid);
+    QSet<Pid> seen;
+    for (const ProcessInfo &m : members) {
+        seen.insert(m.pid);
+        QCOMPARE(m.pgid, pgid);
+        QCOMPARE(m.state, RunState::Running);
+        QCOMPARE(m.startTime, identityOf(m.pid).value_or(Identity{}).startTime);
+        QVERIFY(!m.argv.empty());
+        QCOMPARE(QFileInfo(QString::fromStdString(m.executable)).fileName(),
+                 QFileInfo(tether::test::testprocBin()).fileName());
+    }
+    QCOMPARE(seen, asSet(pids));
+    QCOMPARE(asSet(liveGroupMembers(pgid)), asSet(pids)); // the same answer as the snapshot's
+    // Our own group holds us, never them.
+    bool self = false;
+    for (const ProcessInfo &m : groupMembers(currentProcessGroup())) {
+        self = self || m.pid == currentPid();
+        QVERIFY(!seen.contains(m.pid));
+    }
+    QVERIFY(self);
+
+    // The whole group killed: no live member is left (zombies nobody reaps do not count).
+    QVERIFY(signalGroup(pgid, Signal::Kill));
+    QTRY_VERIFY_WITH_TIMEOUT(groupMembers(pgid).empty(), 10000);
+}
+
+// A group with a zombie in it (its parent never reaps it): only the live parent is a member.
+void TestOsLinux::groupMembersSkipZombies() {
+    Helper h({"zombie"}, /*ownSession=*/true);
+    const Pid child = h.waitField("child", 1);
+    QVERIFY(child > 0);
+    const Pid pgid = h.pid();
+    QTRY_COMPARE_WITH_TIMEOUT(groupMembers(pgid).size(), size_t(2), 10000);
+    h.proc.write("go\n");
+    QCOMPARE(h.waitField("zombie", 1), child);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(child), RunState::Zombie, 10000);
+    QCOMPARE(inspect(child).info.pgid, pgid); // still in the group, but dead
+    const std::vector<ProcessInfo> members = groupMembers(pgid);
+    QCOMPARE(members.size(), size_t(1));
+    QCOMPARE(members.front().pid, pgid);
 }
 
 void TestOsLinux::terminateEscalatesToKillWithinGrace_data() {

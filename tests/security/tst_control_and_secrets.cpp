@@ -211,6 +211,30 @@ private slots:
         verifyStillAnswering();
     }
 
+    // One verb table (control/verbs.h): every verb has one row and a unique name, a request
+    // carries the enum, and the wire text stays {"verb":"<name>",...}.
+    void verbTableIsTheWireFormat() {
+        using namespace tether::control;
+        QSet<QString> names;
+        for (const VerbInfo &v : kVerbTable) {
+            QVERIFY2(!names.contains(QLatin1String(v.name)), v.name);
+            names.insert(QLatin1String(v.name));
+            QCOMPARE(&verbInfo(v.verb), &v);
+            const QByteArray line =
+                QByteArray("{\"verb\":\"") + v.name + "\",\"args\":{\"name\":\"x\"}}";
+            const ParsedRequest p = parseRequest(line);
+            QVERIFY2(p.ok, v.name);
+            QVERIFY(p.request.verb == v.verb);
+            QCOMPARE(p.request.args.value(QLatin1String("name")).toString(), QStringLiteral("x"));
+        }
+        const Request connect{Verb::McpConnect, {{QStringLiteral("name"), QStringLiteral("d1")}}};
+        QCOMPARE(serializeRequest(connect),
+                 QByteArray("{\"args\":{\"name\":\"d1\"},\"verb\":\"mcp-connect\"}\n"));
+        QCOMPARE(serializeRequest({Verb::Status, {}}), QByteArray("{\"verb\":\"status\"}\n"));
+        QVERIFY(!parseRequest("{\"verb\":\"STATUS\"}").ok); // names are exact, as on the wire
+        QVERIFY(!parseRequest("{\"verb\":\"help\"}").ok);
+    }
+
     void hostileSameUserClientsDoNotStopIt() {
         const QString name = tether::control::serverName();
         auto connectOne = [&name]() {

@@ -140,7 +140,7 @@ private slots:
         // refused when the cap is passed.
         QVERIFY2(o.result.error.contains(QString::number(total)) == declared,
                  qPrintable(o.result.error));
-        QVERIFY(!judgeHealth(QStringLiteral("demo"), o.result.status, o.result.body).healthy);
+        QVERIFY(!judgeHealth(policy::Dialect::Demo, o.result.status, o.result.body).healthy);
     }
 
     void reportedPidIsAWholeNumberAboveOne_data() {
@@ -158,7 +158,7 @@ private slots:
     void reportedPidIsAWholeNumberAboveOne() {
         QFETCH(QByteArray, pid);
         QFETCH(qint64, expected);
-        const HealthVerdict v = judgeHealth(QStringLiteral("opencode2"), 200,
+        const HealthVerdict v = judgeHealth(policy::Dialect::Opencode2, 200,
                                             "{\"version\":\"2.0.1\",\"pid\":" + pid + "}");
         QVERIFY(v.healthy);
         QCOMPARE(v.reportedPid, expected);
@@ -176,7 +176,7 @@ private slots:
         QVERIFY2(o.result.transportOk, qPrintable(o.result.error));
         QCOMPARE(o.result.body, body);
         // Qt's JSON parser rejects invalid UTF-8 in strings; either way the verdict is clear.
-        const HealthVerdict v = judgeHealth(QStringLiteral("demo"), o.result.status, o.result.body);
+        const HealthVerdict v = judgeHealth(policy::Dialect::Demo, o.result.status, o.result.body);
         QVERIFY(v.healthy ? v.version.size() <= 64 : !v.error.isEmpty());
         QVERIFY(!v.healthy);
     }
@@ -199,7 +199,7 @@ private slots:
         QVERIFY(!o.result.error.isEmpty());
         QVERIFY2(o.elapsedMs >= kTimeoutMs - 100 && o.elapsedMs < kTimeoutMs + 3000,
                  qPrintable(QStringLiteral("ended after %1 ms").arg(o.elapsedMs)));
-        QVERIFY(!judgeHealth(QStringLiteral("demo"), o.result.status, o.result.body).healthy);
+        QVERIFY(!judgeHealth(policy::Dialect::Demo, o.result.status, o.result.body).healthy);
     }
 
     void redirectToAnotherHostIsNotFollowedAndLeaksNoCredentials_data() {
@@ -224,7 +224,7 @@ private slots:
         QVERIFY(svc.listen(QHostAddress::LocalHost));
         const Outcome o = probe(svc.url());
         QCOMPARE(o.result.status, code);
-        QVERIFY(!judgeHealth(QStringLiteral("demo"), o.result.status, o.result.body).healthy);
+        QVERIFY(!judgeHealth(policy::Dialect::Demo, o.result.status, o.result.body).healthy);
         // The registered URL got the credentials, exactly once.
         QCOMPARE(svc.heads.size(), 1);
         QVERIFY(svc.heads[0].contains("Authorization: " + kAuth));

@@ -155,7 +155,7 @@ private slots:
             !(kind == "ownPid" || kind == "decoyPid" || kind == "decoyPidOwnStart");
 
         Settings s;
-        s.profile = QStringLiteral("demo");
+        s.profile = policy::Dialect::Demo;
         s.port = port;
         s.timings.probeIntervalMs = 100;
         s.timings.probeTimeoutMs = 500;
@@ -281,7 +281,7 @@ private slots:
         const LoadedSettings l = loadSettings(path);
         const Settings d;
         QCOMPARE(l.settings.port, d.port);
-        QCOMPARE(l.settings.profile, d.profile);
+        QVERIFY(l.settings.profile == d.profile);
         QCOMPARE(l.settings.containment, d.containment);
         QCOMPARE(l.settings.timings.probeIntervalMs, d.timings.probeIntervalMs);
         QCOMPARE(l.settings.timings.probeTimeoutMs, d.timings.probeTimeoutMs);

@@ -27,9 +27,56 @@ private slots:
         QCOMPARE(s.timings.burst, 5);
         QCOMPARE(s.timings.burstWindowMs, 600000);
         QCOMPARE(s.timings.stableResetMs, 600000);
-        QCOMPARE(s.orphansOnLaunch, QStringLiteral("ask"));
-        QCOMPARE(s.orphansWhileRunning, QStringLiteral("clean"));
+        QCOMPARE(s.orphansOnLaunch, policy::OrphanMode::Ask);
+        QCOMPARE(s.orphansWhileRunning, policy::OrphanMode::Clean);
         QVERIFY(!s.stopServiceOnQuit);
+    }
+
+    // The typed contracts keep the INI text: one name per value, both ways.
+    void enumsKeepTheirIniNames() {
+        for (policy::Dialect d : {policy::Dialect::Opencode1, policy::Dialect::Opencode2,
+                                  policy::Dialect::Custom, policy::Dialect::Demo}) {
+            policy::Dialect back{};
+            QVERIFY(policy::fromString(policy::toString(d), &back));
+            QVERIFY(back == d);
+        }
+        for (policy::OrphanMode m :
+             {policy::OrphanMode::Ask, policy::OrphanMode::Clean, policy::OrphanMode::Ignore}) {
+            policy::OrphanMode back{};
+            QVERIFY(policy::fromString(policy::toString(m), &back));
+            QVERIFY(back == m);
+        }
+        QCOMPARE(settingChoices(QStringLiteral("service/profile")),
+                 QStringList({"auto", "opencode1", "opencode2", "custom", "demo"}));
+        QCOMPARE(settingChoices(QStringLiteral("orphans/onLaunch")),
+                 QStringList({"ask", "clean", "ignore"}));
+        QCOMPARE(settingChoices(QStringLiteral("orphans/whileRunning")),
+                 QStringList({"clean", "ask", "ignore"}));
+        QVERIFY(settingChoices(QStringLiteral("service/port")).isEmpty());
+
+        Settings s;
+        s.profile = policy::Dialect::Opencode2;
+        s.orphansOnLaunch = policy::OrphanMode::Ignore;
+        const QMap<QString, QVariant> v = settingsToValues(s);
+        QCOMPARE(v.value(QStringLiteral("service/profile")).toString(),
+                 QStringLiteral("opencode2"));
+        QCOMPARE(v.value(QStringLiteral("orphans/onLaunch")).toString(), QStringLiteral("ignore"));
+        QCOMPARE(v.value(QStringLiteral("orphans/whileRunning")).toString(),
+                 QStringLiteral("clean"));
+        QCOMPARE(settingsToValues(Settings()).value(QStringLiteral("service/profile")).toString(),
+                 QStringLiteral("auto"));
+
+        const LoadedSettings l = settingsFromValues({
+            {QStringLiteral("service/profile"), QStringLiteral(" Demo ")},
+            {QStringLiteral("orphans/onLaunch"), QStringLiteral("clean")},
+            {QStringLiteral("orphans/whileRunning"), QStringLiteral("sometimes")},
+        });
+        QVERIFY(l.settings.profile == policy::Dialect::Demo);
+        QCOMPARE(l.settings.orphansOnLaunch, policy::OrphanMode::Clean);
+        QCOMPARE(l.settings.orphansWhileRunning, policy::OrphanMode::Clean); // the default
+        QCOMPARE(l.warnings.size(), 1);
+        QVERIFY(l.warnings.first().contains(QLatin1String("orphans/whileRunning")));
+        QVERIFY(l.warnings.first().contains(QLatin1String("must be one of clean, ask, ignore")));
     }
 
     void invalidValuesNameTheKeyAndKeepTheDefault() {
@@ -48,7 +95,7 @@ private slots:
         QCOMPARE(l.settings.timings.probeIntervalMs, 5000);
         QCOMPARE(l.settings.timings.windowMs, 30000);
         QCOMPARE(l.settings.port, 4096);
-        QCOMPARE(l.settings.profile, QStringLiteral("auto"));
+        QVERIFY(!l.settings.profile);              // auto
         QCOMPARE(l.settings.timings.graceMs, 250); // the valid one is taken
     }
 
@@ -57,17 +104,19 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("tether.ini"));
         Settings s;
         s.port = 5123;
-        s.profile = QStringLiteral("demo");
+        s.profile = policy::Dialect::Demo;
         s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("2")};
         s.timings.windowMs = 3000;
+        s.timings.probeIntervalMs = 1000; // several probes per window, or the three are rejected
         QString error;
         QVERIFY2(saveSettings(path, s, &error), qPrintable(error));
         const LoadedSettings back = loadSettings(path);
         QVERIFY2(back.warnings.isEmpty(), qPrintable(back.warnings.join(QLatin1Char('\n'))));
         QCOMPARE(back.settings.port, 5123);
-        QCOMPARE(back.settings.profile, QStringLiteral("demo"));
+        QVERIFY(back.settings.profile == policy::Dialect::Demo);
         QCOMPARE(back.settings.arguments, s.arguments);
         QCOMPARE(back.settings.timings.windowMs, 3000);
+        QCOMPARE(back.settings.timings.probeIntervalMs, 1000);
     }
 
     void registrationRoundTripIsPrivate() {
@@ -134,13 +183,13 @@ private slots:
     void profileResolution() {
         Settings s; // auto
         const ProfileResolution demo = resolveProfile(s, {}, QStringLiteral("/bin/true"));
-        QCOMPARE(demo.profile.id, QStringLiteral("demo"));
+        QCOMPARE(demo.profile.dialect, policy::Dialect::Demo);
         QVERIFY(demo.profile.arguments.contains(QStringLiteral("demo-service")));
         QCOMPARE(demo.profile.installedVersion, QString::fromLatin1(kDemoServiceVersion));
 
         const ProfileResolution v1 =
             resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("1.18.33")}, {});
-        QCOMPARE(v1.profile.id, QStringLiteral("opencode1"));
+        QCOMPARE(v1.profile.dialect, policy::Dialect::Opencode1);
         QCOMPARE(v1.profile.arguments,
                  (QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
                               QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
@@ -150,12 +199,12 @@ private slots:
 
         const ProfileResolution v2 =
             resolveProfile(s, {QStringLiteral("/bin/true"), QStringLiteral("2.0.1")}, {});
-        QCOMPARE(v2.profile.id, QStringLiteral("opencode2"));
+        QCOMPARE(v2.profile.dialect, policy::Dialect::Opencode2);
         QCOMPARE(v2.profile.healthPath, QStringLiteral("/api/info"));
         QVERIFY(v2.profile.selfRegistering);
 
         Settings missing;
-        missing.profile = QStringLiteral("custom");
+        missing.profile = policy::Dialect::Custom;
         missing.program = QStringLiteral("/nonexistent/service-binary");
         const ProfileResolution bad = resolveProfile(missing, {}, {});
         QVERIFY(bad.error.contains(QLatin1String("/nonexistent/service-binary")));

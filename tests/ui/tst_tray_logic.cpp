@@ -50,7 +50,7 @@ QDateTime t0() {
 ServiceStatus statusIn(State s) {
     ServiceStatus st;
     st.state = s;
-    st.profile = QStringLiteral("demo");
+    st.profile = policy::Dialect::Demo;
     st.port = 4096;
     st.url = QStringLiteral("http://127.0.0.1:4096/");
     st.version = QStringLiteral("1.18.33");
@@ -237,14 +237,14 @@ private slots:
 
     void limiterAllowsOnePerKindPerMinute() {
         NoticeLimiter limiter(60000);
-        QVERIFY(limiter.allow(QStringLiteral("crashed"), 1000));
-        QVERIFY(!limiter.allow(QStringLiteral("crashed"), 1001));
-        QVERIFY(limiter.allow(QStringLiteral("restarted"), 1002)); // kinds are independent
-        QVERIFY(!limiter.allow(QStringLiteral("crashed"), 60999));
-        QVERIFY(limiter.allow(QStringLiteral("crashed"), 61000));
-        QVERIFY(!limiter.allow(QStringLiteral("crashed"), 61500)); // counted from the last shown
-        QVERIFY(!limiter.allow(QStringLiteral("restarted"), 60000));
-        QVERIFY(limiter.allow(QStringLiteral("restarted"), 61002));
+        QVERIFY(limiter.allow(policy::NoticeKind::Crashed, 1000));
+        QVERIFY(!limiter.allow(policy::NoticeKind::Crashed, 1001));
+        QVERIFY(limiter.allow(policy::NoticeKind::Restarted, 1002)); // kinds are independent
+        QVERIFY(!limiter.allow(policy::NoticeKind::Crashed, 60999));
+        QVERIFY(limiter.allow(policy::NoticeKind::Crashed, 61000));
+        QVERIFY(!limiter.allow(policy::NoticeKind::Crashed, 61500)); // counted from the last shown
+        QVERIFY(!limiter.allow(policy::NoticeKind::Restarted, 60000));
+        QVERIFY(limiter.allow(policy::NoticeKind::Restarted, 61002));
     }
 
     void historyKeepsTheLastHourInARing() {

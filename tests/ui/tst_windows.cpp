@@ -45,7 +45,7 @@ struct Fixture {
 
 void fill(Fixture &f) {
     f.status.state = State::Healthy;
-    f.status.profile = QStringLiteral("demo");
+    f.status.profile = policy::Dialect::Demo;
     f.status.pid = 4242;
     f.status.port = 4096;
     f.status.url = QStringLiteral("http://127.0.0.1:4096/");
@@ -249,7 +249,7 @@ private slots:
         QVERIFY(back.warnings.isEmpty());
         QCOMPARE(back.settings.port, 4100);
         QCOMPARE(back.settings.timings.backoffMaxMs, 20000);
-        QCOMPARE(back.settings.orphansOnLaunch, QStringLiteral("clean"));
+        QCOMPARE(back.settings.orphansOnLaunch, policy::OrphanMode::Clean);
         QCOMPARE(back.settings.notifications, false);
         QCOMPARE(back.settings.arguments,
                  (QStringList{QStringLiteral("--busy-after"), QStringLiteral("100"),

@@ -534,10 +534,11 @@ void testTcpTableDecoding() {
                                        3 * sizeof(MIB_TCPROW_OWNER_PID));
         const DWORD n = 3;
         std::memcpy(buf.data(), &n, sizeof n);
-        auto put = [&](int i, DWORD state, std::uint16_t port, DWORD pid) {
+        auto put = [&](int i, DWORD state, std::uint16_t port, DWORD pid,
+                       DWORD addr = htonl(INADDR_LOOPBACK)) {
             MIB_TCPROW_OWNER_PID row{};
             row.dwState = state;
-            row.dwLocalAddr = htonl(INADDR_LOOPBACK);
+            row.dwLocalAddr = addr;
             row.dwLocalPort = htons(port); // network order in the low word, as the OS writes it
             row.dwOwningPid = pid;
             std::memcpy(buf.data() + offsetof(MIB_TCPTABLE_OWNER_PID, table) +
@@ -545,17 +546,23 @@ void testTcpTableDecoding() {
                         &row, sizeof row);
         };
         put(0, MIB_TCP_STATE_LISTEN, 49374, 1234);
-        put(1, MIB_TCP_STATE_ESTAB, 49374, 999); // not a listener
-        put(2, MIB_TCP_STATE_LISTEN, 8080, 0);   // owner unknown (what wine reports)
+        put(1, MIB_TCP_STATE_ESTAB, 49374, 999);                  // not a listener
+        put(2, MIB_TCP_STATE_LISTEN, 8080, 0, htonl(INADDR_ANY)); // owner unknown (as wine)
         const auto rows = listenersInTcpTable(buf.data(), buf.size(), TcpFamily::V4);
         CHECK(rows.size() == 2);
         CHECK(rows[0].pid == 1234 && rows[0].port == 49374);
+        CHECK(!rows[0].ipv6 && !rows[0].wildcard);
+        CHECK(!rows[1].ipv6 && rows[1].wildcard); // 0.0.0.0
         const PortOwners a = portOwnersFrom(rows, 49374);
         CHECK(a.ok && a.listening && a.pids == std::vector<Pid>{1234});
+        CHECK(a.listeners.size() == 1 && a.listeners[0].pid == 1234 && !a.listeners[0].ipv6 &&
+              !a.listeners[0].wildcard);
         const PortOwners b = portOwnersFrom(rows, 8080);
         CHECK(b.ok && b.listening && b.pids.empty());
+        // pid 0 is kept as "owner unreadable", never dropped: the listener still exists.
+        CHECK(b.listeners.size() == 1 && b.listeners[0].pid == 0 && b.listeners[0].wildcard);
         const PortOwners c = portOwnersFrom(rows, 1234);
-        CHECK(c.ok && !c.listening && c.pids.empty());
+        CHECK(c.ok && !c.listening && c.pids.empty() && c.listeners.empty());
         // A count larger than the buffer: only whole rows inside it are read.
         const auto cut = listenersInTcpTable(buf.data(), buf.size() - 1, TcpFamily::V4);
         CHECK(cut.size() == 1 && cut[0].port == 49374);
@@ -574,47 +581,77 @@ void testTcpTableDecoding() {
         row.dwOwningPid = 4321;
         std::memcpy(buf.data() + offsetof(MIB_TCP6TABLE_OWNER_PID, table), &row, sizeof row);
         row.dwLocalPort = htons(49375);
-        row.dwOwningPid = 4321; // the same owner twice (dual listeners) is listed once
+        row.dwOwningPid = 4321;  // the same owner twice (dual listeners) is listed once
+        row.ucLocalAddr[15] = 0; // in6addr_any
         std::memcpy(buf.data() + offsetof(MIB_TCP6TABLE_OWNER_PID, table) + sizeof row, &row,
                     sizeof row);
         const auto rows = listenersInTcpTable(buf.data(), buf.size(), TcpFamily::V6);
         CHECK(rows.size() == 2 && rows[1].port == 49375 && rows[1].pid == 4321);
+        CHECK(rows[0].ipv6 && !rows[0].wildcard && rows[1].ipv6 && rows[1].wildcard);
         const PortOwners o = portOwnersFrom(rows, 49375);
         CHECK(o.listening && o.pids == std::vector<Pid>{4321});
+        // ...but each socket is its own listener.
+        CHECK(o.listeners.size() == 2 && o.listeners[0].ipv6 && o.listeners[1].ipv6);
+        CHECK(!o.listeners[0].wildcard && o.listeners[1].wildcard);
     }
 }
 
-// A real listener from winsock, found through the real GetExtendedTcpTable.
-void checkLiveListener(int family) {
+// A loopback listener of this process on `port` (0: any free port); INVALID_SOCKET on failure.
+SOCKET listenOnLoopback(int family, std::uint16_t port, std::uint16_t *bound) {
     SOCKET s = socket(family, SOCK_STREAM, IPPROTO_TCP);
-    CHECK(s != INVALID_SOCKET);
+    if (s == INVALID_SOCKET) return s;
     sockaddr_storage addr{};
     int len = 0;
     if (family == AF_INET) {
         auto *a = reinterpret_cast<sockaddr_in *>(&addr);
         a->sin_family = AF_INET;
         a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        a->sin_port = htons(port);
         len = sizeof *a;
     } else {
         auto *a = reinterpret_cast<sockaddr_in6 *>(&addr);
         a->sin6_family = AF_INET6;
         a->sin6_addr = in6addr_loopback;
+        a->sin6_port = htons(port);
         len = sizeof *a;
     }
-    const bool bound = bind(s, reinterpret_cast<sockaddr *>(&addr), len) == 0 && listen(s, 4) == 0;
+    if (bind(s, reinterpret_cast<sockaddr *>(&addr), len) != 0 || listen(s, 4) != 0) {
+        const int error = WSAGetLastError();
+        closesocket(s);
+        WSASetLastError(error); // for the caller's message
+        return INVALID_SOCKET;
+    }
     int got = sizeof addr;
     getsockname(s, reinterpret_cast<sockaddr *>(&addr), &got);
-    const std::uint16_t port =
-        ntohs(family == AF_INET ? reinterpret_cast<sockaddr_in *>(&addr)->sin_port
-                                : reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port);
+    *bound = ntohs(family == AF_INET ? reinterpret_cast<sockaddr_in *>(&addr)->sin_port
+                                     : reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port);
+    return s;
+}
+
+// The owner of a listener we bound ourselves. Real Windows names us; wine 8 fills in pid 0 for
+// every row of GetExtendedTcpTable (it does not track socket owners), and the OS layer keeps a
+// 0 as "owner unreadable" rather than guessing: so us OR 0, and nothing else.
+bool ownerIsUsOrUnreadable(Pid pid) {
+    return pid == currentPid() || pid == 0;
+}
+
+// A real listener from winsock, found through the real GetExtendedTcpTable.
+void checkLiveListener(int family) {
+    std::uint16_t port = 0;
+    SOCKET s = listenOnLoopback(family, 0, &port);
+    const int bindError = WSAGetLastError();
     PortOwners o;
-    if (bound) o = listeningPortOwners(port);
-    closesocket(s);
-    CHECK_MSG(bound, "bind/listen failed: " + std::to_string(WSAGetLastError()));
+    if (s != INVALID_SOCKET) o = listeningPortOwners(port);
+    if (s != INVALID_SOCKET) closesocket(s);
+    CHECK_MSG(s != INVALID_SOCKET, "bind/listen failed: " + std::to_string(bindError));
     CHECK_MSG(o.ok, o.error);
     CHECK(o.listening);
     // The pid mapping: wine 8 reports pid 0 (unknown); real Windows must name us.
     CHECK(o.pids.empty() || (o.pids.size() == 1 && o.pids[0] == currentPid()));
+    CHECK_MSG(o.listeners.size() == 1, std::to_string(o.listeners.size()));
+    CHECK(o.listeners[0].ipv6 == (family == AF_INET6));
+    CHECK(!o.listeners[0].wildcard);
+    CHECK(ownerIsUsOrUnreadable(o.listeners[0].pid));
     note(std::string(family == AF_INET ? "127.0.0.1" : "::1") + ":" + std::to_string(port) +
          (o.pids.empty() ? " listening, owner pid not reported (unverified)" : " owner = us"));
     // Closed: no longer listening (awaited: the table may lag the close).
@@ -626,6 +663,34 @@ void testPortOwnersIPv4() {
 }
 void testPortOwnersIPv6() {
     checkLiveListener(AF_INET6);
+}
+
+// 127.0.0.1 and ::1 on the same port: one listener per family, each from its own table.
+void testPortListenersPerFamily() {
+    std::uint16_t port = 0;
+    SOCKET v4 = listenOnLoopback(AF_INET, 0, &port);
+    CHECK_MSG(v4 != INVALID_SOCKET, "bind 127.0.0.1: " + std::to_string(WSAGetLastError()));
+    std::uint16_t port6 = 0;
+    SOCKET v6 = listenOnLoopback(AF_INET6, port, &port6);
+    const int bindError = WSAGetLastError();
+    PortOwners o;
+    if (v6 != INVALID_SOCKET) o = listeningPortOwners(port);
+    closesocket(v4);
+    if (v6 != INVALID_SOCKET) closesocket(v6);
+    CHECK_MSG(v6 != INVALID_SOCKET,
+              "bind [::1]:" + std::to_string(port) + ": " + std::to_string(bindError));
+    CHECK(port6 == port);
+    CHECK_MSG(o.ok, o.error);
+    CHECK_MSG(o.listeners.size() == 2, std::to_string(o.listeners.size()));
+    int v4Seen = 0, v6Seen = 0;
+    for (const PortListener &l : o.listeners) {
+        (l.ipv6 ? v6Seen : v4Seen) += 1;
+        CHECK(!l.wildcard);
+        CHECK(ownerIsUsOrUnreadable(l.pid));
+    }
+    CHECK(v4Seen == 1 && v6Seen == 1);
+    note("port " + std::to_string(port) + ": v4 + v6, owner " +
+         (o.listeners[0].pid == 0 ? "pid 0 (unreadable, wine)" : "us"));
 }
 
 } // namespace
@@ -655,6 +720,7 @@ int wmain(int argc, wchar_t **argv) {
         {"tcp table walk and port decoding (synthetic buffers)", testTcpTableDecoding},
         {"listener on 127.0.0.1 found in the tcp table", testPortOwnersIPv4},
         {"listener on ::1 found in the tcp6 table", testPortOwnersIPv6},
+        {"127.0.0.1 and ::1 on one port: one listener per family", testPortListenersPerFamily},
     };
     int passed = 0, failed = 0;
     for (const auto &[name, body] : tests) {

@@ -1,0 +1,1122 @@
+#include "policy/supervision.h"
+
+#include <algorithm>
+#include <type_traits>
+
+namespace tether::policy {
+
+// ---- Ports ------------------------------------------------------------------------------------
+
+namespace {
+
+// Whether a listener takes the loopback address of `family` away from a new service.
+bool conflicts(const Listener &l, Family family) {
+    if (l.family == family) return true;
+    return l.wildcard && l.family == Family::V6 && family == Family::V4; // dual-stack ::
+}
+
+} // namespace
+
+PortHolder portHolder(const PortFacts &facts, os::Pid servicePid, Family family) {
+    if (!facts.readable) return PortHolder::Unknown;
+    bool any = false, visibleOther = false;
+    for (const Listener &l : facts.listeners) {
+        if (!conflicts(l, family)) continue;
+        if (servicePid > 0 && l.pid == servicePid) return PortHolder::Service;
+        any = true;
+        if (l.pid > 0) visibleOther = true;
+    }
+    if (!any) return PortHolder::Free;
+    return visibleOther ? PortHolder::Other : PortHolder::Invisible;
+}
+
+std::optional<Family> serviceFamily(const PortFacts &facts, os::Pid servicePid) {
+    if (servicePid <= 0) return std::nullopt;
+    std::optional<Family> found;
+    for (const Listener &l : facts.listeners) {
+        if (l.pid != servicePid) continue;
+        if (l.family == Family::V4 || (l.wildcard && l.family == Family::V6)) return Family::V4;
+        found = Family::V6;
+    }
+    return found;
+}
+
+std::string timingsProblem(const Timings &t) {
+    if (t.probeTimeoutMs >= t.windowMs)
+        return "[probe] timeoutMs (" + std::to_string(t.probeTimeoutMs) +
+               ") must be below [recovery] windowMs (" + std::to_string(t.windowMs) +
+               "): a single missed probe would spend the whole recovery window";
+    if (t.probeIntervalMs > t.windowMs)
+        return "[probe] intervalMs (" + std::to_string(t.probeIntervalMs) +
+               ") must not exceed [recovery] windowMs (" + std::to_string(t.windowMs) +
+               "): a single missed probe would spend the whole recovery window";
+    return {};
+}
+
+GroupVerdict mayKillGroup(os::Pid pgid, const os::Identity &service,
+                          const std::vector<os::ProcessInfo> &members, os::Pid selfPid,
+                          os::Pid selfGroup) {
+    if (pgid <= 1 || pgid == selfGroup || pgid == selfPid)
+        return {false, "group " + std::to_string(pgid) + " is protected"};
+    std::vector<const os::ProcessInfo *> live;
+    for (const os::ProcessInfo &m : members)
+        if (m.pgid == pgid && m.state != os::RunState::Zombie) live.push_back(&m);
+    if (live.empty()) return {false, "group " + std::to_string(pgid) + " is empty"};
+    for (const os::ProcessInfo *m : live) {
+        if (m->pid == selfPid) return {false, "Tether is in group " + std::to_string(pgid)};
+        if (m->pid == pgid && (m->pid != service.pid || m->startTime != service.startTime))
+            return {false, "group " + std::to_string(pgid) + " now has another leader"};
+        if (service.startTime != 0 && m->startTime < service.startTime)
+            return {false, "pid " + std::to_string(m->pid) + " in group " + std::to_string(pgid) +
+                               " started before the service"};
+    }
+    return {true, {}};
+}
+
+// ---- Names ------------------------------------------------------------------------------------
+
+const char *toString(Phase p) {
+    switch (p) {
+    case Phase::Idle:
+        return "idle";
+    case Phase::Resolving:
+        return "resolving";
+    case Phase::Launching:
+        return "launching";
+    case Phase::Starting:
+        return "starting";
+    case Phase::Running:
+        return "running";
+    case Phase::Verifying:
+        return "verifying";
+    case Phase::Stopping:
+        return "stopping";
+    case Phase::Cleaning:
+        return "cleaning";
+    case Phase::BackingOff:
+        return "backing-off";
+    case Phase::Released:
+        return "released";
+    }
+    return "idle";
+}
+
+const char *toString(StopCause c) {
+    switch (c) {
+    case StopCause::User:
+        return "stop requested";
+    case StopCause::Restart:
+        return "restart requested";
+    case StopCause::Recovery:
+        return "recovery window spent";
+    case StopCause::StartupTimeout:
+        return "not healthy within the start-up deadline";
+    case StopCause::VersionUpdate:
+        return "version update";
+    case StopCause::PortChange:
+        return "the configured port changed";
+    case StopCause::Crash:
+        return "the service died";
+    }
+    return "stop";
+}
+
+const char *eventName(const Event &e) {
+    static const char *const names[] = {"start",
+                                        "stop",
+                                        "restart",
+                                        "quit",
+                                        "settings-changed",
+                                        "timer",
+                                        "time-gap",
+                                        "probe-answered",
+                                        "probe-missed",
+                                        "startup-facts",
+                                        "launched",
+                                        "launch-failed",
+                                        "exited",
+                                        "verified",
+                                        "stop-plan-done",
+                                        "managed-registration-changed"};
+    static_assert(std::variant_size_v<Event> == sizeof(names) / sizeof(names[0]));
+    return names[e.index()];
+}
+
+State displayState(const SupervisionState &s) {
+    switch (s.phase) {
+    case Phase::Idle:
+        return s.failure.empty() ? State::Stopped : State::Failed;
+    case Phase::Resolving:
+        return s.due[int(Timer::Resolve)] && !s.waitingSince ? State::Restarting : State::Starting;
+    case Phase::Launching:
+    case Phase::Starting:
+        return State::Starting;
+    case Phase::Running:
+    case Phase::Released:
+        return s.responding ? State::Healthy : State::NotResponding;
+    case Phase::Verifying:
+    case Phase::Stopping:
+        return s.stopCause == StopCause::Recovery || s.stopCause == StopCause::StartupTimeout
+                   ? State::Recovering
+                   : State::Stopping;
+    case Phase::Cleaning:
+        return s.want == Want::Running && !s.quitting ? State::Restarting : State::Stopping;
+    case Phase::BackingOff:
+        return State::Restarting;
+    }
+    return State::Stopped;
+}
+
+bool settling(const SupervisionState &s) {
+    return s.phase == Phase::Verifying || s.phase == Phase::Stopping || s.phase == Phase::Cleaning;
+}
+
+// ---- The transition function --------------------------------------------------------------------
+
+namespace {
+
+std::string pidText(os::Pid pid) {
+    return "pid " + std::to_string(pid);
+}
+
+bool countsAsFailure(StopCause c) {
+    return c == StopCause::Recovery || c == StopCause::StartupTimeout ||
+           c == StopCause::VersionUpdate || c == StopCause::Crash;
+}
+
+// One step in progress: the state being changed, the commands issued so far.
+class Machine {
+public:
+    Machine(SupervisionState s, Ms now)
+        : s_(std::move(s))
+        , now_(now) {}
+
+    Step finish(bool wasSettling) {
+        if (wasSettling && !settling(s_)) out_.push_back(Settled{});
+        return Step{std::move(s_), std::move(out_)};
+    }
+
+    // One function per event; each looks at the phase.
+    void on(const StartRequested &);
+    void on(const StopRequested &);
+    void on(const RestartRequested &);
+    void on(const QuitRequested &);
+    void on(const SettingsChanged &);
+    void on(const TimerFired &);
+    void on(const TimeGap &);
+    void on(const ProbeAnswered &);
+    void on(const ProbeMissed &);
+    void on(const StartupFacts &);
+    void on(const Launched &);
+    void on(const LaunchFailed &);
+    void on(const Exited &);
+    void on(const Verified &);
+    void on(const StopPlanDone &);
+    void on(const ManagedRegistrationChanged &);
+
+private:
+    const Timings &timings() const { return s_.config.timings; }
+    void emit(Command c) { out_.push_back(std::move(c)); }
+    void log(std::string line) { emit(Log{std::move(line)}); }
+    void notify(NoticeKind k, std::string message) { emit(Notify{k, std::move(message)}); }
+    void startTimer(Timer t, Ms delay) {
+        delay = std::max<Ms>(0, delay);
+        s_.due[int(t)] = now_ + delay;
+        emit(StartTimer{t, delay});
+    }
+    void cancelTimer(Timer t) {
+        if (!s_.due[int(t)]) return;
+        s_.due[int(t)].reset();
+        emit(CancelTimer{t});
+    }
+    void cancelAllTimers() {
+        for (int t = 0; t < kTimerCount; ++t)
+            cancelTimer(Timer(t));
+    }
+    bool leaving() const { return s_.quitting && !s_.leaveRunningOnQuit; }
+    bool mayStart() const { return s_.want == Want::Running && !leaving(); }
+
+    void fail(const std::string &message, std::optional<NoticeKind> kind = std::nullopt);
+    void goIdle(const std::string &reason);
+    void beginStart();
+    void decideLaunch(const PortFacts &port);
+    void adopt(const TrackedService &svc, const std::string &version, const std::string &reason);
+    void release();
+    void sendProbe();
+    void scheduleProbe(Ms delay);
+    void timeGap(const std::string &why);
+    void checkGap(Timer t);
+    void probeFailed(const std::string &why);
+    void beginStop(StopCause cause, const std::string &reason);
+    void runPlan(bool terminate, bool group);
+    void serviceEnded();
+    void scheduleRestart(const std::string &reason);
+    void checkVersion(const std::string &reported);
+    void startupFactsManaged(const StartupFacts &f);
+    void startupFactsOwn(const StartupFacts &f);
+    void forget();
+
+    SupervisionState s_;
+    Ms now_;
+    std::vector<Command> out_;
+};
+
+void Machine::forget() {
+    cancelTimer(Timer::Probe);
+    cancelTimer(Timer::Window);
+    s_.probeSeq = 0;
+    s_.svc.reset();
+    s_.version.clear();
+    s_.versionMismatch = false;
+    s_.lastAnswerLatency = -1;
+    s_.responding = true;
+    s_.startupDeadline.reset();
+}
+
+void Machine::fail(const std::string &message, std::optional<NoticeKind> kind) {
+    forget();
+    s_.exitPending.clear();
+    cancelAllTimers();
+    s_.phase = Phase::Idle;
+    s_.failure = message;
+    s_.lastError = message;
+    s_.reason = message;
+    if (kind) notify(*kind, message);
+}
+
+void Machine::goIdle(const std::string &reason) {
+    forget();
+    s_.exitPending.clear();
+    cancelAllTimers();
+    s_.phase = Phase::Idle;
+    s_.failure.clear();
+    s_.reason = reason;
+}
+
+// ---- Starting: facts first, then adopt or launch -----------------------------------------------
+
+void Machine::beginStart() {
+    if (!mayStart()) {
+        goIdle("stopped");
+        return;
+    }
+    if (!s_.config.profileError.empty()) {
+        fail(s_.config.profileError);
+        return;
+    }
+    cancelTimer(Timer::Restart);
+    cancelTimer(Timer::Resolve);
+    s_.phase = Phase::Resolving;
+    s_.failure.clear();
+    emit(GatherStartupFacts{s_.config.port});
+}
+
+void Machine::on(const StartupFacts &f) {
+    if (s_.phase != Phase::Resolving || s_.due[int(Timer::Resolve)]) return;
+    if (!mayStart()) {
+        goIdle("stopped");
+        return;
+    }
+    if (s_.config.selfRegistering)
+        startupFactsManaged(f);
+    else
+        startupFactsOwn(f);
+}
+
+void Machine::startupFactsOwn(const StartupFacts &f) {
+    const RegistrationFacts &r = f.registration;
+    if (r.read == RegistrationFacts::Read::Invalid) {
+        s_.lastError = r.error;
+        log("registration dropped as stale: " + r.error);
+        emit(DropRegistration{true, {}});
+    } else if (r.read == RegistrationFacts::Read::Ok) {
+        switch (r.life) {
+        case Liveness::Unknown:
+            // Never guess "gone": a second service would fight the first for the port.
+            s_.lastError =
+                "cannot verify the registered service " + pidText(r.id.pid) + "; retrying";
+            s_.reason = s_.lastError;
+            startTimer(Timer::Resolve, timings().probeIntervalMs);
+            return;
+        case Liveness::Gone:
+        case Liveness::Different:
+            log("registration names " + pidText(r.id.pid) +
+                ", which is gone or now another program: not signalled, registration dropped");
+            notify(NoticeKind::Stale, "Dropped a stale registration (" + pidText(r.id.pid) + ").");
+            emit(DropRegistration{});
+            break;
+        case Liveness::Alive: {
+            TrackedService svc;
+            svc.id = r.id;
+            svc.pgid = r.pgid;
+            svc.port = r.port;
+            svc.password = r.password;
+            svc.program = r.program;
+            const std::optional<Family> family = serviceFamily(r.portFacts, r.id.pid);
+            const PortHolder holder =
+                family ? PortHolder::Service : portHolder(r.portFacts, r.id.pid, Family::V4);
+            svc.family = family.value_or(Family::V4);
+            if (holder == PortHolder::Unknown) {
+                s_.lastError = "cannot read who listens on port " + std::to_string(r.port) +
+                               " to verify the registered service " + pidText(r.id.pid) +
+                               "; retrying";
+                s_.reason = s_.lastError;
+                startTimer(Timer::Resolve, timings().probeIntervalMs);
+                return;
+            }
+            if (holder == PortHolder::Service && r.port != s_.config.port) {
+                // Tether's own service, verified by identity and port, on the old port: stop it
+                // before starting on the new one, or it would run unsupervised.
+                s_.svc = svc;
+                log("registered service " + pidText(r.id.pid) + " listens on port " +
+                    std::to_string(r.port) + ", not " + std::to_string(s_.config.port) +
+                    ": stopping it before starting on the configured port");
+                s_.stopCause = StopCause::PortChange;
+                s_.reason = "the configured port changed";
+                runPlan(true, true);
+                return;
+            }
+            if (holder == PortHolder::Service ||
+                (holder == PortHolder::Invisible && r.port == s_.config.port)) {
+                // Invisible: the owner cannot be read (wine reports pid 0). Probing is harmless;
+                // a kill will still need the port proven.
+                adopt(svc, r.version, "adopted running service " + pidText(r.id.pid));
+                return;
+            }
+            // Alive, but not listening where it registered: not the service. Never signalled.
+            log("registered " + pidText(r.id.pid) + " does not listen on port " +
+                std::to_string(r.port) + ": not the service; not signalled, registration dropped");
+            notify(NoticeKind::Stale,
+                   "Dropped a stale registration (" + pidText(r.id.pid) + " is not the service).");
+            emit(DropRegistration{});
+            break;
+        }
+        }
+    }
+    decideLaunch(f.configuredPort);
+}
+
+void Machine::startupFactsManaged(const StartupFacts &f) {
+    const ManagedFacts &m = f.managed;
+    using V = ManagedFacts::Verdict;
+    if (m.verdict != V::Wait) s_.waitingSince.reset();
+    switch (m.verdict) {
+    case V::None:
+        break;
+    case V::Invalid:
+        // Not removed: Tether cannot tell whose it is. A new service replaces it.
+        log(m.detail + ": ignored");
+        s_.lastError = m.detail;
+        break;
+    case V::Adopt: {
+        if (!s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id) break; // the same one
+        TrackedService svc;
+        svc.id = m.process;
+        svc.pgid = m.pgid;
+        svc.port = m.port;
+        svc.password = m.password;
+        svc.managedId = m.id;
+        svc.external = !m.launchedByUs;
+        if (!s_.exitPending.empty())
+            log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
+                "): following the new owner");
+        s_.exitPending.clear();
+        adopt(svc, m.version, "adopted running service " + pidText(m.process.pid));
+        return;
+    }
+    case V::Wait: {
+        // Alive and plausibly the writer, not listening (yet): never start a contender.
+        if (!s_.waitingSince) s_.waitingSince = now_;
+        if (now_ - *s_.waitingSince >= timings().startupDeadlineMs) {
+            s_.waitingSince.reset();
+            fail("the registered service " + pidText(m.process.pid) + " does not listen on port " +
+                 std::to_string(m.port) + "; stop it or remove its service.json");
+            return;
+        }
+        s_.lastError = "registered service " + pidText(m.process.pid) +
+                       " does not listen on port " + std::to_string(m.port) + " yet";
+        s_.reason = s_.lastError;
+        startTimer(Timer::Resolve, timings().probeIntervalMs);
+        return;
+    }
+    case V::Gone:
+        log("service.json names " + pidText(m.process.pid) +
+            ", which is gone or a process started after the registration: not signalled, "
+            "registration removed as stale");
+        notify(NoticeKind::Stale,
+               "Removed a stale opencode registration (" + pidText(m.process.pid) + ").");
+        emit(DropRegistration{false, m.id});
+        break;
+    case V::PortHeld:
+        fail("port " + std::to_string(m.port) + " of the registered service " +
+                 pidText(m.process.pid) + " is held by " + m.detail +
+                 "; stop that program (service.json left as it is)",
+             NoticeKind::PortHeld);
+        return;
+    case V::Unknown:
+        s_.lastError =
+            "cannot verify the registered service " + pidText(m.process.pid) + "; retrying";
+        s_.reason = s_.lastError;
+        startTimer(Timer::Resolve, timings().probeIntervalMs);
+        return;
+    }
+    if (!s_.exitPending.empty() && s_.svc) {
+        // The owner died and nobody took over: a crash after all. Clean what it left first.
+        const std::string why = s_.exitPending;
+        s_.exitPending.clear();
+        if (s_.want == Want::Running && !s_.quitting)
+            notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + why);
+        s_.stopCause = StopCause::Crash;
+        s_.reason = why;
+        runPlan(false, true);
+        return;
+    }
+    decideLaunch(f.configuredPort);
+}
+
+void Machine::decideLaunch(const PortFacts &port) {
+    const std::string p = std::to_string(s_.config.port);
+    switch (portHolder(port, 0, Family::V4)) {
+    case PortHolder::Free:
+        break;
+    case PortHolder::Service: // cannot be: nobody is the service here
+    case PortHolder::Other: {
+        std::string owners;
+        for (const Listener &l : port.listeners)
+            if (l.pid > 0 && conflicts(l, Family::V4))
+                owners +=
+                    (owners.empty() ? "" : ", ") + (l.owner.empty() ? pidText(l.pid) : l.owner);
+        fail("port " + p + " is held by " + owners + "; stop that program or change [service] port",
+             NoticeKind::PortHeld);
+        return;
+    }
+    case PortHolder::Invisible:
+        fail("port " + p +
+                 " is held by a process Tether cannot see (another user's?); stop it or change "
+                 "[service] port",
+             NoticeKind::PortHeld);
+        return;
+    case PortHolder::Unknown:
+        s_.lastError = "cannot read who listens on port " + p + "; retrying";
+        s_.reason = s_.lastError;
+        startTimer(Timer::Resolve, timings().probeIntervalMs);
+        return;
+    }
+    s_.phase = Phase::Launching;
+    s_.reason = "launching the service on port " + p;
+    emit(Launch{s_.config.port});
+}
+
+void Machine::adopt(const TrackedService &svc, const std::string &version,
+                    const std::string &reason) {
+    s_.svc = svc;
+    s_.phase = Phase::Starting;
+    s_.responding = true;
+    s_.window = windowOpenedAt(now_);
+    s_.startupDeadline.reset(); // adopted: no start-up deadline, the window rules
+    s_.startupAttempt = 0;
+    s_.stableSince.reset();
+    s_.version = version;
+    s_.versionMismatch = false;
+    s_.reason = reason;
+    if (s_.quitting) {
+        release();
+        return;
+    }
+    sendProbe();
+}
+
+void Machine::release() {
+    cancelAllTimers();
+    s_.probeSeq = 0;
+    s_.phase = Phase::Released;
+    s_.reason = "left running";
+    emit(Release{});
+    emit(Settled{});
+}
+
+void Machine::on(const Launched &l) {
+    if (s_.phase != Phase::Launching) return;
+    TrackedService svc;
+    svc.id = l.id;
+    svc.pgid = l.pgid;
+    svc.ourChild = true;
+    svc.port = s_.config.port;
+    svc.family = s_.config.launchFamily;
+    svc.password = l.password;
+    s_.svc = svc;
+    s_.phase = Phase::Starting;
+    s_.responding = true;
+    s_.window = windowOpenedAt(now_);
+    s_.startupAttempt = 0;
+    s_.startupDeadline = now_ + timings().startupDeadlineMs;
+    s_.stableSince.reset();
+    s_.version.clear();
+    s_.versionMismatch = false;
+    s_.versionNoticed = false;
+    s_.reason = "started " + pidText(l.id.pid) + " on port " + std::to_string(svc.port);
+    log(s_.reason);
+    if (!s_.config.selfRegistering) emit(WriteRegistration{});
+    if (s_.quitting && s_.leaveRunningOnQuit) {
+        release();
+        return;
+    }
+    if (s_.want != Want::Running) { // a stop arrived while it was being launched
+        beginStop(StopCause::User, "stop requested");
+        return;
+    }
+    scheduleProbe(startupProbeDelay(0));
+}
+
+void Machine::on(const LaunchFailed &f) {
+    if (s_.phase != Phase::Launching) return;
+    s_.svc.reset();
+    s_.lastError = "cannot start the service: " + f.why + " (setting [service] program)";
+    s_.budget = recordFailure(s_.budget, now_, timings());
+    s_.phase = Phase::Idle;
+    scheduleRestart(s_.lastError);
+}
+
+// ---- Probing and the recovery window
+// -------------------------------------------------------------
+
+void Machine::sendProbe() {
+    cancelTimer(Timer::Probe);
+    s_.probeSeq = ++s_.lastSeq;
+    s_.probeSentAt = now_;
+    emit(SendProbe{s_.probeSeq, s_.svc->port, s_.svc->family, timings().probeTimeoutMs});
+}
+
+void Machine::scheduleProbe(Ms delay) {
+    s_.probeSeq = 0;
+    startTimer(Timer::Probe, delay);
+}
+
+void Machine::timeGap(const std::string &why) {
+    log("time gap (" + why + "): the recovery window restarts");
+    s_.window = onTimeGap(s_.window, now_);
+    // The start-up deadline, too, counts only time Tether experienced.
+    if (s_.startupDeadline) s_.startupDeadline = now_ + timings().startupDeadlineMs;
+    if (s_.phase == Phase::Starting || s_.phase == Phase::Running) {
+        if (s_.due[int(Timer::Window)]) startTimer(Timer::Window, timings().windowMs);
+        if (s_.probeSeq == 0) sendProbe(); // fresh evidence at once
+    }
+}
+
+void Machine::checkGap(Timer t) {
+    if (!s_.due[int(t)]) return;
+    const Ms due = *s_.due[int(t)];
+    if (isTimeGap(due, now_, timings()))
+        timeGap(now_ > due ? "a timer fired " + std::to_string(now_ - due) + " ms late"
+                           : "the clock went back " + std::to_string(due - now_) + " ms");
+}
+
+void Machine::on(const TimeGap &g) {
+    timeGap(g.why);
+}
+
+void Machine::on(const TimerFired &f) {
+    const int i = int(f.timer);
+    if (!s_.due[i]) return; // cancelled meanwhile
+    const bool probing = s_.phase == Phase::Starting || s_.phase == Phase::Running;
+    if (probing) checkGap(f.timer);
+    s_.due[i].reset();
+    switch (f.timer) {
+    case Timer::Probe:
+        if (probing && s_.probeSeq == 0) sendProbe();
+        return;
+    case Timer::Window: {
+        if (s_.phase != Phase::Running || s_.responding) return;
+        if (now_ < s_.window.anchor) timeGap("the clock went back");
+        const WindowDecision d = decideWindow(s_.window, now_, timings());
+        if (d.recover)
+            beginStop(StopCause::Recovery, "no answer for " +
+                                               std::to_string(now_ - s_.window.anchor) +
+                                               " ms (recovery window spent)");
+        else
+            startTimer(Timer::Window, d.remainingMs);
+        return;
+    }
+    case Timer::Restart:
+        if (s_.phase == Phase::BackingOff) beginStart();
+        return;
+    case Timer::Resolve:
+        if (s_.phase == Phase::Resolving) beginStart();
+        return;
+    }
+}
+
+void Machine::on(const ProbeAnswered &a) {
+    if (a.seq == 0 || a.seq != s_.probeSeq || !s_.svc) return;
+    if (!a.healthy) {
+        probeFailed(a.error.empty() ? "unhealthy answer" : a.error);
+        return;
+    }
+    const Ms sentAt = s_.probeSentAt;
+    s_.probeSeq = 0;
+    const Ms deadline = sentAt + timings().probeTimeoutMs;
+    if (now_ < sentAt) {
+        timeGap("the clock went back under a probe");
+        return;
+    }
+    if (now_ > deadline && isTimeGap(deadline, now_, timings()))
+        timeGap("a probe settled " + std::to_string(now_ - deadline) + " ms after its deadline");
+    s_.lastAnswerLatency = now_ - sentAt;
+    s_.window = onProbeAnswered(s_.window, now_);
+    cancelTimer(Timer::Window);
+    s_.lastError.clear();
+    const std::string answered = "answered in " + std::to_string(now_ - sentAt) + " ms";
+    if (s_.phase == Phase::Starting) {
+        s_.phase = Phase::Running;
+        s_.responding = true;
+        s_.startupDeadline.reset();
+        s_.reason = answered;
+        if (!s_.stableSince) s_.stableSince = now_;
+        if (s_.noticeOnHealthy) {
+            s_.noticeOnHealthy = false;
+            notify(NoticeKind::Restarted,
+                   "The service was restarted and is healthy (" + pidText(s_.svc->id.pid) + ").");
+        }
+    } else if (!s_.responding) {
+        s_.responding = true;
+        s_.reason = answered;
+        notify(NoticeKind::Recovered, "The service answers again after a pause.");
+    }
+    // A busy spell is not a failure: the stable clock runs on (it started at the first answer).
+    if (s_.stableSince) s_.budget = onHealthy(s_.budget, *s_.stableSince, now_, timings());
+    const Ms next = timings().probeIntervalMs - (now_ - sentAt);
+    scheduleProbe(next);
+    checkVersion(a.version);
+}
+
+void Machine::on(const ProbeMissed &m) {
+    if (m.seq == 0 || m.seq != s_.probeSeq || !s_.svc) return;
+    if (m.refused && !s_.config.hostPinned) // nothing at that address: try the other family
+        s_.svc->family = s_.svc->family == Family::V4 ? Family::V6 : Family::V4;
+    probeFailed(m.why);
+}
+
+void Machine::probeFailed(const std::string &why) {
+    const Ms sentAt = s_.probeSentAt;
+    s_.probeSeq = 0;
+    const Ms deadline = sentAt + timings().probeTimeoutMs;
+    if (now_ < sentAt || (now_ > deadline && isTimeGap(deadline, now_, timings()))) {
+        // Tether's own stall, not the service's silence: this miss is no evidence.
+        timeGap(now_ < sentAt
+                    ? "the clock went back under a probe"
+                    : "a probe deadline passed " + std::to_string(now_ - deadline) + " ms late");
+        return;
+    }
+    s_.lastError = why;
+    if (s_.phase == Phase::Starting && s_.startupDeadline) {
+        if (now_ >= *s_.startupDeadline) {
+            beginStop(StopCause::StartupTimeout, "not healthy within " +
+                                                     std::to_string(timings().startupDeadlineMs) +
+                                                     " ms of its start: " + why);
+            return;
+        }
+        scheduleProbe(std::min(startupProbeDelay(++s_.startupAttempt), *s_.startupDeadline - now_));
+        return;
+    }
+    s_.phase = Phase::Running;
+    s_.window = onProbeMissed(s_.window, sentAt);
+    if (s_.responding) {
+        s_.responding = false;
+        s_.reason = why;
+    }
+    const WindowDecision d = decideWindow(s_.window, now_, timings());
+    if (d.recover) {
+        beginStop(StopCause::Recovery, "no answer for " + std::to_string(now_ - s_.window.anchor) +
+                                           " ms (recovery window spent)");
+        return;
+    }
+    startTimer(Timer::Window, d.remainingMs);
+    scheduleProbe(std::min(timings().probeIntervalMs - (now_ - sentAt), d.remainingMs));
+}
+
+void Machine::checkVersion(const std::string &reported) {
+    if (reported.empty() || reported == s_.version || !s_.svc) return;
+    s_.version = reported;
+    if (s_.svc->ourChild && !s_.config.selfRegistering) emit(WriteRegistration{});
+    const bool mayReplace = s_.config.autoReplaceOnVersionChange && !s_.versionReplaced;
+    switch (decideVersion(reported, s_.config.installedVersion, mayReplace)) {
+    case VersionAction::None:
+        s_.versionMismatch = false;
+        return;
+    case VersionAction::ShowMismatch:
+        s_.versionMismatch = true;
+        if (!s_.versionNoticed) {
+            s_.versionNoticed = true;
+            notify(NoticeKind::VersionMismatch, "The service runs version " + reported +
+                                                    "; version " + s_.config.installedVersion +
+                                                    " is installed. Restart to update.");
+        }
+        return;
+    case VersionAction::Replace:
+        // Once: a replacement that still reports another version is only flagged after this.
+        s_.versionMismatch = true;
+        s_.versionReplaced = true;
+        log("version " + reported + " differs from the installed " + s_.config.installedVersion +
+            ": replacing (opted in)");
+        beginStop(StopCause::VersionUpdate,
+                  "replacing version " + reported + " with " + s_.config.installedVersion);
+        return;
+    }
+}
+
+// ---- Stopping: verify, then one plan
+// -------------------------------------------------------------
+
+void Machine::beginStop(StopCause cause, const std::string &reason) {
+    cancelTimer(Timer::Probe);
+    cancelTimer(Timer::Window);
+    s_.probeSeq = 0;
+    s_.stopCause = cause;
+    s_.reason = reason;
+    s_.phase = Phase::Verifying;
+    emit(Verify{s_.svc->id, s_.svc->port});
+}
+
+void Machine::runPlan(bool terminate, bool group) {
+    const TrackedService &svc = *s_.svc;
+    StopPlan plan;
+    plan.service = svc.id;
+    plan.pgid = svc.pgid;
+    plan.terminate = terminate;
+    plan.graceMs = timings().graceMs;
+    // After a death the group is its MCP children: swept only when [orphans] whileRunning says
+    // clean (ask lists them for a person); a stop takes its group with it.
+    plan.group = group && svc.pgid > 1 && (terminate || s_.config.cleanOrphans);
+    plan.groupGraceMs = s_.config.orphanGraceMs;
+    plan.orphans = s_.config.cleanOrphans;
+    s_.phase = terminate ? Phase::Stopping : Phase::Cleaning;
+    if (terminate) log("terminating " + pidText(svc.id.pid) + ": " + s_.reason);
+    emit(RunStopPlan{plan, s_.stopCause});
+}
+
+void Machine::on(const Verified &v) {
+    if (s_.phase != Phase::Verifying || !s_.svc) return;
+    const TrackedService &svc = *s_.svc;
+    IdentityCheck identity = IdentityCheck::Unknown;
+    switch (v.life) {
+    case Liveness::Alive:
+        identity = IdentityCheck::Match;
+        break;
+    case Liveness::Gone:
+        identity = IdentityCheck::Gone;
+        break;
+    case Liveness::Different:
+        identity = IdentityCheck::Different;
+        break;
+    case Liveness::Unknown:
+        identity = IdentityCheck::Unknown;
+        break;
+    }
+    PortCheck port = PortCheck::Unknown;
+    const PortHolder holder = serviceFamily(v.portFacts, svc.id.pid)
+                                  ? PortHolder::Service
+                                  : portHolder(v.portFacts, svc.id.pid, svc.family);
+    switch (holder) {
+    case PortHolder::Service:
+        port = PortCheck::OwnedByService;
+        break;
+    case PortHolder::Free:
+        port = PortCheck::Free;
+        break;
+    case PortHolder::Other:
+        port = PortCheck::OwnedByOther;
+        break;
+    case PortHolder::Invisible:
+    case PortHolder::Unknown:
+        port = PortCheck::Unknown;
+        break;
+    }
+    switch (decideKill(identity, port, v.childRunning)) {
+    case KillVerdict::Proceed:
+        runPlan(true, true);
+        return;
+    case KillVerdict::DropStale:
+        if (identity == IdentityCheck::Match) {
+            // Alive but not the service (it does not hold the port): never signal it or its
+            // group; the registration goes.
+            log(pidText(svc.id.pid) +
+                " is alive but does not hold the service's port: not the service; not "
+                "signalled, registration dropped");
+            runPlan(false, false);
+        } else {
+            // Gone (or its pid reused): what it left behind is still cleaned.
+            log(pidText(svc.id.pid) + " is no longer the service (" +
+                (identity == IdentityCheck::Gone ? "gone" : "exited, pid reused") +
+                "): not signalled; cleaning what it left");
+            runPlan(false, true);
+        }
+        return;
+    case KillVerdict::Refuse:
+        break;
+    }
+    const std::string why =
+        "cannot verify that " + pidText(svc.id.pid) + " is the service; not signalling it";
+    log(why);
+    s_.lastError = why;
+    if (s_.stopCause == StopCause::Recovery || s_.stopCause == StopCause::StartupTimeout ||
+        s_.stopCause == StopCause::VersionUpdate) {
+        // Look again later; the window goes on.
+        s_.phase = Phase::Running;
+        s_.responding = s_.stopCause == StopCause::VersionUpdate;
+        s_.reason = why;
+        if (!s_.responding) startTimer(Timer::Window, timings().probeIntervalMs);
+        scheduleProbe(timings().probeIntervalMs);
+        return;
+    }
+    // An explicit stop of something Tether cannot verify: leave it alone and say so.
+    forget();
+    fail(why + " (it was left running)");
+}
+
+void Machine::on(const StopPlanDone &d) {
+    if (s_.phase != Phase::Stopping && s_.phase != Phase::Cleaning) return;
+    if (d.refused && s_.phase == Phase::Stopping)
+        s_.lastError = "could not stop " + pidText(s_.svc ? s_.svc->id.pid : 0) + ": " + d.detail;
+    forget();
+    emit(DropRegistration{});
+    s_.phase = Phase::Idle;
+    serviceEnded();
+}
+
+// The tracked service is gone (stopped, replaced, crashed, cleaned): what next is the user's
+// last intent.
+void Machine::serviceEnded() {
+    const StopCause cause = s_.stopCause;
+    if (!mayStart()) {
+        goIdle(cause == StopCause::User ? "stopped on request" : "stopped");
+        return;
+    }
+    if (s_.quitting) { // leaving a service running: a replacement now, no back-off
+        beginStart();
+        return;
+    }
+    if (countsAsFailure(cause)) {
+        s_.budget = recordFailure(s_.budget, now_, timings());
+        s_.stableSince.reset();
+        scheduleRestart(s_.lastError.empty() ? toString(cause) : s_.lastError);
+        return;
+    }
+    if (cause == StopCause::Restart) {
+        s_.noticeOnHealthy = true;
+        ++s_.restarts;
+    }
+    beginStart();
+}
+
+void Machine::scheduleRestart(const std::string &reason) {
+    if (!mayStart()) {
+        goIdle("stopped");
+        return;
+    }
+    const RestartDecision d = decideRestart(s_.budget, now_, timings());
+    if (d.giveUp) {
+        fail("gave up after " + std::to_string(s_.budget.failures.size()) +
+                 " failed starts within " + std::to_string(timings().burstWindowMs / 1000) +
+                 " s; last: " + reason,
+             NoticeKind::GaveUp);
+        return;
+    }
+    s_.noticeOnHealthy = true;
+    ++s_.restarts;
+    s_.phase = Phase::BackingOff;
+    s_.reason = "restarting in " + std::to_string(d.delayMs) + " ms (" + reason + ")";
+    startTimer(Timer::Restart, d.delayMs);
+}
+
+void Machine::on(const Exited &e) {
+    if (!s_.svc || e.id.pid != s_.svc->id.pid) return;
+    if (s_.svc->id.startTime != 0 && e.id.startTime != 0 && e.id != s_.svc->id) return;
+    switch (s_.phase) {
+    case Phase::Starting:
+    case Phase::Running:
+        break;
+    default:
+        return; // a stop under way sees it in its own verification or plan
+    }
+    s_.lastError = e.why;
+    if (s_.config.selfRegistering) {
+        // Another client may have replaced it (the old one leaves by itself): look first.
+        cancelTimer(Timer::Probe);
+        cancelTimer(Timer::Window);
+        s_.probeSeq = 0;
+        s_.exitPending = e.why;
+        s_.phase = Phase::Resolving;
+        emit(GatherStartupFacts{s_.config.port});
+        return;
+    }
+    if (mayStart() && !s_.quitting)
+        notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + e.why);
+    s_.stopCause = StopCause::Crash;
+    s_.reason = e.why;
+    cancelTimer(Timer::Probe);
+    cancelTimer(Timer::Window);
+    s_.probeSeq = 0;
+    runPlan(false, true);
+}
+
+void Machine::on(const ManagedRegistrationChanged &c) {
+    if (!s_.config.selfRegistering || !s_.svc) return;
+    if (s_.phase != Phase::Starting && s_.phase != Phase::Running) return;
+    const ManagedFacts &m = c.facts;
+    TrackedService &svc = *s_.svc;
+    if (!m.id.empty() && m.id == svc.managedId) {
+        svc.password = m.password;
+        return;
+    }
+    if (svc.ourChild && svc.managedId.empty() && m.launchedByUs && m.process.pid == svc.id.pid) {
+        // The service Tether launched registered: from now on it is driven through the file.
+        svc.managedId = m.id;
+        svc.password = m.password;
+        svc.port = m.port;
+        svc.external = false;
+        log(pidText(m.process.pid) + " registered as " + m.id + " on port " +
+            std::to_string(m.port));
+        if (s_.probeSeq == 0) sendProbe();
+        return;
+    }
+    if (m.verdict != ManagedFacts::Verdict::Adopt) return;
+    log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
+        "): following the new owner; " + pidText(svc.id.pid) + " is left to shut itself down");
+    forget(); // no signal: the old service sees the file and leaves by itself
+    TrackedService next;
+    next.id = m.process;
+    next.pgid = m.pgid;
+    next.port = m.port;
+    next.password = m.password;
+    next.managedId = m.id;
+    next.external = !m.launchedByUs;
+    adopt(next, m.version, "following the new owner " + pidText(m.process.pid));
+}
+
+// ---- The person's requests --------------------------------------------------------------------
+
+void Machine::on(const StartRequested &) {
+    if (s_.phase == Phase::Released) return;
+    s_.want = Want::Running;
+    if (leaving()) return;
+    switch (s_.phase) {
+    case Phase::Idle:
+        s_.budget = {}; // an explicit start gets a fresh budget
+        beginStart();
+        return;
+    case Phase::BackingOff:
+        beginStart();
+        return;
+    case Phase::Resolving:
+        if (s_.due[int(Timer::Resolve)]) beginStart();
+        return;
+    default:
+        return; // starting, running, or a stop whose end now starts it again
+    }
+}
+
+void Machine::on(const StopRequested &) {
+    s_.want = Want::Stopped;
+    if (s_.phase == Phase::Released) { // handed over at quit: let go of it, never signalled
+        goIdle("released: left running");
+        return;
+    }
+    switch (s_.phase) {
+    case Phase::Idle:
+    case Phase::BackingOff:
+    case Phase::Resolving:
+        s_.exitPending.clear();
+        goIdle("stopped on request");
+        return;
+    case Phase::Starting:
+    case Phase::Running:
+        beginStop(StopCause::User, "stop requested");
+        return;
+    case Phase::Verifying:
+    case Phase::Stopping:
+    case Phase::Cleaning:
+        if (s_.stopCause == StopCause::Restart) s_.stopCause = StopCause::User;
+        return;
+    case Phase::Launching: // stopped as soon as it is there
+    case Phase::Released:
+        return;
+    }
+}
+
+void Machine::on(const RestartRequested &) {
+    if (s_.phase == Phase::Released || leaving()) return;
+    s_.want = Want::Running;
+    s_.budget = {};
+    switch (s_.phase) {
+    case Phase::Starting:
+    case Phase::Running:
+        beginStop(StopCause::Restart, "restart requested");
+        return;
+    case Phase::Idle:
+    case Phase::BackingOff:
+    case Phase::Resolving:
+        s_.noticeOnHealthy = true;
+        beginStart();
+        return;
+    case Phase::Verifying:
+    case Phase::Stopping:
+    case Phase::Cleaning:
+        if (s_.stopCause == StopCause::User) s_.stopCause = StopCause::Restart;
+        return;
+    case Phase::Launching:
+    case Phase::Released:
+        return;
+    }
+}
+
+void Machine::on(const QuitRequested &q) {
+    if (s_.phase == Phase::Released) return;
+    s_.quitting = true;
+    s_.leaveRunningOnQuit = !q.stopService;
+    if (q.stopService) {
+        on(StopRequested{});
+        if (s_.phase == Phase::Idle) emit(Settled{});
+        return;
+    }
+    switch (s_.phase) {
+    case Phase::Starting:
+    case Phase::Running:
+        release();
+        return;
+    case Phase::BackingOff:
+    case Phase::Resolving:
+        if (s_.want == Want::Running)
+            beginStart(); // leave a service running: start it now, hand it over
+        else
+            goIdle("stopped");
+        if (s_.phase == Phase::Idle) emit(Settled{});
+        return;
+    case Phase::Idle:
+        emit(Settled{});
+        return;
+    default:
+        return; // what is under way finishes first
+    }
+}
+
+void Machine::on(const SettingsChanged &c) {
+    const bool portChanged = c.config.port != s_.config.port;
+    if (c.config.installedVersion != s_.config.installedVersion) {
+        s_.versionReplaced = false;
+        s_.versionNoticed = false;
+    }
+    s_.config = c.config;
+    if (portChanged && s_.svc && (s_.phase == Phase::Starting || s_.phase == Phase::Running))
+        beginStop(StopCause::PortChange, "the configured port changed");
+}
+
+} // namespace
+
+Step step(SupervisionState state, const Event &event, Ms now) {
+    const bool wasSettling = settling(state);
+    Machine m(std::move(state), now);
+    std::visit([&m](const auto &e) { m.on(e); }, event);
+    return m.finish(wasSettling);
+}
+
+} // namespace tether::policy

@@ -1,0 +1,338 @@
+// The whole supervision as one pure transition function: (state, event, now) -> (state,
+// commands). State is plain data (what the user wants, the tracked service, the window, the
+// budget, what is in flight); events are what the shell observed; commands are what the shell
+// carries out. Nothing here reads a clock, a file, a socket or the process table, so every
+// sequence can be replayed in a test against a simulated world (tests/policy/tst_supervision_*).
+//
+// Where is a kill decided? Here, in step(): a RunStopPlan command is only ever issued right
+// after a Verified event whose facts prove the identity (decideKill). Where is it carried out?
+// In the shell's stop-plan runner, which re-verifies every signal right before sending it.
+#pragma once
+
+#include "os/process.h"
+#include "policy/notice.h"
+#include "policy/recovery.h"
+#include "policy/state.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tether::policy {
+
+// ---- Where a service listens ------------------------------------------------------------------
+
+enum class Family { V4, V6 };
+
+struct Listener {
+    os::Pid pid = 0; // 0: the owner could not be read (another user's process, wine)
+    Family family = Family::V4;
+    bool wildcard = false; // 0.0.0.0 or :: (a v6 wildcard may also take v4: dual stack)
+    std::string owner;     // "PID 12 (node)", for a person
+};
+
+struct PortFacts {
+    bool readable = false; // false: the tables could not be read at all
+    std::vector<Listener> listeners;
+};
+
+// Who holds the port, as seen from a service that wants to listen on `family` (loopback).
+enum class PortHolder { Free, Service, Other, Invisible, Unknown };
+// servicePid 0: nobody is the service (a launch is being considered).
+PortHolder portHolder(const PortFacts &facts, os::Pid servicePid, Family family);
+// Where the service itself listens, when the facts show it (else nullopt).
+std::optional<Family> serviceFamily(const PortFacts &facts, os::Pid servicePid);
+
+// ---- Configuration (from settings and the resolved profile) ----------------------------------
+
+struct SupervisionConfig {
+    Timings timings;
+    int port = 4096;
+    bool autoReplaceOnVersionChange = false;
+    std::string installedVersion;
+    bool selfRegistering = false;     // opencode 2.x: the service writes its own registration
+    bool hostPinned = true;           // the launch names its address (opencode, demo); custom: not
+    Family launchFamily = Family::V4; // where a launched service listens (its --hostname)
+    std::string profileError;         // non-empty: the profile cannot run; a start fails with it
+    bool containment = true;          // a started service leads its own group (POSIX) / job
+    bool cleanOrphans = true;         // [orphans] whileRunning = clean: a dead service's group goes
+    Ms orphanGraceMs = 500;           // [orphans] graceMs: TERM -> KILL for what a service left
+};
+
+// Settings that make one missed probe fatal (DESIGN rule 1 needs several probes per window):
+// the offending key and why, or empty when the timings are consistent.
+std::string timingsProblem(const Timings &t);
+
+// ---- State ------------------------------------------------------------------------------------
+
+enum class Want { Stopped, Running };
+
+enum class Phase {
+    Idle,       // nothing tracked (Stopped, or Failed when `failure` is set)
+    Resolving,  // asked for the start-up facts: registration, its process, the port
+    Launching,  // Launch issued: waiting for Launched / LaunchFailed
+    Starting,   // tracked, probing until its first healthy answer
+    Running,    // tracked and answered: Healthy or NotResponding (see `responding`)
+    Verifying,  // asked for identity + port facts before a stop plan
+    Stopping,   // a stop plan runs (terminate, group, orphans)
+    Cleaning,   // the service is gone: the stop plan's remnant part (group, orphans) runs
+    BackingOff, // waiting for the restart timer
+    Released,   // quit with the service left running: inert from here on
+};
+const char *toString(Phase p);
+
+// Why a stop plan runs; what follows it is decided by `want`, not by the cause.
+enum class StopCause {
+    User,
+    Restart,
+    Recovery,
+    StartupTimeout,
+    VersionUpdate,
+    PortChange,
+    Crash, // the service died by itself: only the remnant part runs
+};
+const char *toString(StopCause c);
+
+enum class Timer { Probe, Window, Restart, Resolve };
+inline constexpr int kTimerCount = 4;
+
+struct TrackedService {
+    os::Identity id;       // start time 0 until the launcher reports it
+    os::Pid pgid = 0;      // the group it leads (containment); 0: none of ours
+    bool ourChild = false; // launched by this Tether: its exit is reported by the launcher
+    bool external = false; // adopted, and not started by a Tether (opencode 2.x elsewhere)
+    int port = 0;
+    Family family = Family::V4; // where it is probed
+    std::string password;       // sent with every probe (Basic auth)
+    std::string program;        // what was started (registration's `program`)
+    std::string managedId;      // opencode 2.x: the registration id being followed
+};
+
+struct SupervisionState {
+    SupervisionConfig config;
+    Want want = Want::Stopped;
+    bool quitting = false; // no new service after this, except to leave one running
+    bool leaveRunningOnQuit = false;
+    Phase phase = Phase::Idle;
+    std::optional<TrackedService> svc;
+    bool responding = true; // Running: Healthy (true) or NotResponding (false)
+    std::string failure;    // Idle + non-empty: Failed, for this reason
+    std::string lastError;
+
+    RecoveryWindow window;
+    RestartBudget budget;
+    // Times are on the injected monotonic clock, which may be any value (negative too, after a
+    // clock set back): "none" is an empty optional, never a magic number.
+    std::optional<Ms> stableSince; // run without a failure since (busy spells included)
+    int startupAttempt = 0;
+    std::optional<Ms> startupDeadline; // none for adopted services
+    std::optional<Ms> waitingSince;    // opencode 2.x: a registered owner not listening yet
+
+    std::uint64_t probeSeq = 0; // the probe in flight (0: none)
+    std::uint64_t lastSeq = 0;
+    Ms probeSentAt = 0;
+    std::optional<Ms> due[kTimerCount]; // when each timer fires (empty: not running)
+
+    std::string version;
+    bool versionMismatch = false;
+    bool versionNoticed = false;
+    bool versionReplaced = false; // an automatic update replacement happened: only flag now
+
+    StopCause stopCause = StopCause::User;
+    bool noticeOnHealthy = false; // a replacement is on its way: say so once it is healthy
+    int restarts = 0;
+    Ms lastAnswerLatency = -1;
+    std::string reason;      // why the last transition happened, for the log and the UI
+    std::string exitPending; // opencode 2.x: the owner exited; its registration is re-read
+};
+
+// The one enum a person sees (icon, status --json).
+State displayState(const SupervisionState &s);
+// A stop plan or a clean-up is under way: quitting now would leave work half done.
+bool settling(const SupervisionState &s);
+
+// ---- Events (observations) ---------------------------------------------------------------------
+
+struct StartRequested {};
+struct StopRequested {};
+struct RestartRequested {};
+struct QuitRequested {
+    bool stopService = false; // [app] stopServiceOnQuit (or a logout configured so)
+};
+struct SettingsChanged {
+    SupervisionConfig config;
+};
+struct TimerFired {
+    Timer timer;
+};
+struct TimeGap { // the OS said the machine slept, or Tether was stalled
+    std::string why;
+};
+struct ProbeAnswered {
+    std::uint64_t seq = 0;
+    bool healthy = false;
+    std::string version; // empty when the answer has none
+    std::string error;   // why unhealthy
+};
+struct ProbeMissed {
+    std::uint64_t seq = 0;
+    bool refused = false; // connection refused: nothing listens at that address
+    std::string why;
+};
+
+enum class Liveness { Alive, Gone, Different, Unknown };
+
+// Tether's own registration of the service it started (1.x, custom, demo).
+struct RegistrationFacts {
+    enum class Read { Missing, Invalid, Ok } read = Read::Missing;
+    std::string error; // Invalid: why
+    os::Identity id;
+    os::Pid pgid = 0;
+    int port = 0;
+    std::string password;
+    std::string program;
+    std::string version;
+    Liveness life = Liveness::Unknown; // Different: a live pid that runs another program
+    PortFacts portFacts;               // of the registered port
+};
+
+// opencode 2.x: the service's own registration (service.json), judged by the shell's reader.
+struct ManagedFacts {
+    enum class Verdict {
+        None,
+        Invalid,
+        Adopt,
+        Wait,
+        Gone,
+        PortHeld,
+        Unknown
+    } verdict = Verdict::None;
+    std::string id;
+    os::Identity process; // the OS start time of the live pid
+    os::Pid pgid = 0;
+    int port = 0;
+    std::string password;
+    std::string version;
+    bool launchedByUs = false; // names the pid this Tether launched
+    std::string detail;        // Invalid / PortHeld: for the message
+};
+
+struct StartupFacts {
+    RegistrationFacts registration;
+    ManagedFacts managed;
+    PortFacts configuredPort; // of the configured port
+};
+struct Launched {
+    os::Identity id;
+    os::Pid pgid = 0;
+    std::string password;
+};
+struct LaunchFailed {
+    std::string why;
+};
+struct Exited {
+    os::Identity id; // which process (a late report about an earlier one is ignored)
+    std::string why;
+};
+struct Verified {
+    Liveness life = Liveness::Unknown;
+    bool childRunning = false; // the launcher still holds it as its running child
+    PortFacts portFacts;
+};
+struct StopPlanDone {
+    bool refused = false; // the identity did not hold right before a signal: nothing was sent
+    std::string detail;
+};
+struct ManagedRegistrationChanged { // opencode 2.x: service.json names another owner now
+    ManagedFacts facts;
+};
+
+using Event =
+    std::variant<StartRequested, StopRequested, RestartRequested, QuitRequested, SettingsChanged,
+                 TimerFired, TimeGap, ProbeAnswered, ProbeMissed, StartupFacts, Launched,
+                 LaunchFailed, Exited, Verified, StopPlanDone, ManagedRegistrationChanged>;
+const char *eventName(const Event &e);
+
+// ---- Commands ----------------------------------------------------------------------------------
+
+struct StartTimer {
+    Timer timer;
+    Ms delayMs = 0;
+};
+struct CancelTimer {
+    Timer timer;
+};
+struct SendProbe {
+    std::uint64_t seq = 0;
+    int port = 0;
+    Family family = Family::V4;
+    Ms timeoutMs = 0;
+};
+struct GatherStartupFacts {
+    int configuredPort = 0;
+};
+struct Launch {
+    int port = 0;
+};
+struct Verify {
+    os::Identity id;
+    int port = 0;
+};
+
+// The one stop plan: explicit stop, restart, recovery, crash clean-up. Each step re-verifies
+// what it signals right before the signal (the shell's runner).
+struct StopPlan {
+    os::Identity service;
+    os::Pid pgid = 0;      // the group it led; 0: none
+    bool terminate = true; // graceful stop (TERM + CONT), grace, KILL; false: already dead
+    Ms graceMs = 0;
+    bool group = true;   // then what is left of its group / job: TERM + CONT, ...
+    Ms groupGraceMs = 0; // ... this long for it to empty (with the orphans), then KILL
+    bool orphans = true; // then its orphaned MCP processes (ledger)
+};
+// The group step, decided right before the group signal: pgid is still the service's group
+// only while it has live members, none of them started before the service (none can descend
+// from it), and a member with pid == pgid, if any, is the service itself (else the id was
+// reused by a new group leader after the group emptied). Never a protected group.
+struct GroupVerdict {
+    bool signal = false;
+    std::string why; // when not
+};
+GroupVerdict mayKillGroup(os::Pid pgid, const os::Identity &service,
+                          const std::vector<os::ProcessInfo> &members, os::Pid selfPid,
+                          os::Pid selfGroup);
+
+struct RunStopPlan {
+    StopPlan plan;
+    StopCause cause = StopCause::User;
+};
+struct WriteRegistration {}; // the shell writes Tether's registration from the tracked service
+struct DropRegistration {
+    bool setAside = false; // a damaged file is kept as evidence
+    std::string managedId; // opencode 2.x: remove service.json only if it still names this id
+};
+struct Notify {
+    NoticeKind kind;
+    std::string message;
+};
+struct Log {
+    std::string line;
+};
+struct Release {}; // quit: leave the service running, detached from Tether
+struct Settled {}; // nothing is under way any more
+
+using Command =
+    std::variant<StartTimer, CancelTimer, SendProbe, GatherStartupFacts, Launch, Verify,
+                 RunStopPlan, WriteRegistration, DropRegistration, Notify, Log, Release, Settled>;
+
+struct Step {
+    SupervisionState state;
+    std::vector<Command> commands;
+};
+
+// The transition function. `now` is the monotonic clock in ms.
+Step step(SupervisionState state, const Event &event, Ms now);
+
+} // namespace tether::policy

@@ -1,0 +1,148 @@
+#include "supervision/executor.h"
+
+#include <type_traits>
+
+namespace tether::supervision {
+
+using namespace policy;
+
+namespace {
+
+std::string baseName(const std::string &path) {
+    const auto slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+bool runsProgram(const os::ProcessInfo &p, const std::string &program) {
+    if (program.empty()) return false;
+    const std::string name = baseName(program);
+    const std::string argv0 = p.argv.empty() ? std::string() : p.argv.front();
+    if (argv0 == program || p.executable == program) return true;
+    if (baseName(argv0) == name || baseName(p.executable) == name) return true;
+    // A script with a shebang runs as its interpreter with the script's path after it
+    // (`/bin/sh /path/script`, `node /path/bin/x`); options may come between.
+    for (std::size_t i = 1; i < p.argv.size() && i < 4; ++i)
+        if (p.argv[i] == program) return true;
+    return false;
+}
+
+Liveness livenessOf(ProcessTable &table, const os::Identity &id, const std::string &program) {
+    const os::Lookup l = table.inspect(id.pid);
+    switch (l.status) {
+    case os::Lookup::Status::NotFound:
+        return Liveness::Gone;
+    case os::Lookup::Status::Error:
+        return Liveness::Unknown;
+    case os::Lookup::Status::Found:
+        break;
+    }
+    if (l.info.state == os::RunState::Zombie) return Liveness::Gone;
+    if (l.info.startTime != id.startTime) return Liveness::Different;
+    if (!program.empty() && !runsProgram(l.info, program)) return Liveness::Different;
+    return Liveness::Alive;
+}
+
+Executor::Executor(SupervisionConfig config, Ports ports, std::function<Ms()> clock)
+    : ports_(ports)
+    , clock_(std::move(clock)) {
+    state_.config = std::move(config);
+}
+
+void Executor::feed(const Event &event) {
+    queue_.push_back(event);
+    if (stepping_) return; // a port answered synchronously: handled after this step
+    stepping_ = true;
+    while (!queue_.empty()) {
+        const Event e = std::move(queue_.front());
+        queue_.pop_front();
+        const State before = displayState(state_);
+        Step next = step(std::move(state_), e, clock_());
+        state_ = std::move(next.state);
+        for (const Command &c : next.commands)
+            execute(c);
+        const State after = displayState(state_);
+        if (before != after) ports_.observer.stateChanged(before, after, state_.reason);
+        ports_.observer.changed();
+    }
+    stepping_ = false;
+}
+
+StartupFacts Executor::gatherStartupFacts(int configuredPort) {
+    StartupFacts f;
+    const OwnRegistration own = ports_.registrations.read();
+    RegistrationFacts &r = f.registration;
+    r.read = own.read == OwnRegistration::Read::Ok        ? RegistrationFacts::Read::Ok
+             : own.read == OwnRegistration::Read::Invalid ? RegistrationFacts::Read::Invalid
+                                                          : RegistrationFacts::Read::Missing;
+    r.error = own.error;
+    if (r.read == RegistrationFacts::Read::Ok) {
+        r.id = own.id;
+        r.pgid = own.pgid;
+        r.port = own.port;
+        r.password = own.password;
+        r.program = own.program;
+        r.version = own.version;
+        // A registration that does not say what it started cannot identify anything.
+        r.life = own.program.empty() ? Liveness::Different
+                                     : livenessOf(ports_.table, own.id, own.program);
+        if (r.life == Liveness::Alive) r.portFacts = ports_.table.portFacts(own.port);
+    }
+    if (state_.config.selfRegistering) f.managed = ports_.registrations.readManaged();
+    const bool sameTable = r.life == Liveness::Alive && own.port == configuredPort;
+    f.configuredPort = sameTable ? r.portFacts : ports_.table.portFacts(configuredPort);
+    return f;
+}
+
+Verified Executor::verify(const policy::Verify &v) {
+    Verified out;
+    const TrackedService *svc = state_.svc ? &*state_.svc : nullptr;
+    out.childRunning = svc && svc->ourChild && ports_.launcher.childRunning(v.id);
+    // Our own child was identified at launch; a registration's program identifies the rest.
+    const std::string program = svc && !svc->ourChild ? svc->program : std::string();
+    out.life = livenessOf(ports_.table, v.id, program);
+    out.portFacts = ports_.table.portFacts(v.port);
+    return out;
+}
+
+void Executor::execute(const Command &c) {
+    std::visit(
+        [this](const auto &cmd) {
+            using T = std::decay_t<decltype(cmd)>;
+            if constexpr (std::is_same_v<T, StartTimer>) {
+                ports_.scheduler.start(cmd.timer, cmd.delayMs);
+            } else if constexpr (std::is_same_v<T, CancelTimer>) {
+                ports_.scheduler.cancel(cmd.timer);
+            } else if constexpr (std::is_same_v<T, SendProbe>) {
+                ports_.prober.probe(cmd, state_.svc ? state_.svc->password : std::string());
+            } else if constexpr (std::is_same_v<T, GatherStartupFacts>) {
+                queue_.push_back(gatherStartupFacts(cmd.configuredPort));
+            } else if constexpr (std::is_same_v<T, Launch>) {
+                ports_.launcher.launch(cmd.port);
+            } else if constexpr (std::is_same_v<T, policy::Verify>) {
+                queue_.push_back(verify(cmd));
+            } else if constexpr (std::is_same_v<T, RunStopPlan>) {
+                ports_.stops.run(cmd);
+            } else if constexpr (std::is_same_v<T, WriteRegistration>) {
+                if (state_.svc) ports_.registrations.write(*state_.svc, state_.version);
+            } else if constexpr (std::is_same_v<T, DropRegistration>) {
+                if (!cmd.managedId.empty())
+                    ports_.registrations.dropManaged(cmd.managedId);
+                else
+                    ports_.registrations.drop(cmd.setAside);
+            } else if constexpr (std::is_same_v<T, Notify>) {
+                ports_.observer.notify(cmd.kind, cmd.message);
+            } else if constexpr (std::is_same_v<T, Log>) {
+                ports_.observer.log(cmd.line);
+            } else if constexpr (std::is_same_v<T, Release>) {
+                ports_.launcher.release();
+                ports_.observer.released();
+            } else if constexpr (std::is_same_v<T, Settled>) {
+                ports_.observer.settled();
+            }
+        },
+        c);
+}
+
+} // namespace tether::supervision

@@ -1,0 +1,136 @@
+#include "supervision/stop_plan.h"
+
+namespace tether::supervision {
+
+namespace {
+
+using os::TerminateOutcome;
+
+// The service's identity right now: true when the same live process is there.
+bool verified(ProcessTable &table, const os::Identity &id, StopPlanReport &r) {
+    const os::Lookup l = table.inspect(id.pid);
+    switch (l.status) {
+    case os::Lookup::Status::NotFound:
+        r.service = TerminateOutcome::AlreadyGone;
+        return false;
+    case os::Lookup::Status::Error:
+        r.service = TerminateOutcome::Refused;
+        r.detail = "look-up failed, liveness unknown: " + l.error;
+        return false;
+    case os::Lookup::Status::Found:
+        break;
+    }
+    if (l.info.startTime != id.startTime) {
+        r.service = TerminateOutcome::Refused;
+        r.detail = "pid now belongs to another process (start time differs)";
+        return false;
+    }
+    if (l.info.state == os::RunState::Zombie) {
+        r.service = TerminateOutcome::AlreadyGone;
+        return false;
+    }
+    return true;
+}
+
+void terminateService(const policy::StopPlan &plan, ProcessTable &table, Ms killWaitMs,
+                      StopPlanReport &r) {
+    if (!verified(table, plan.service, r)) return;
+    std::string error;
+    // TERM, then CONT: a stopped process must run to act on TERM (SIGKILL needs no CONT).
+    if (!table.signal(plan.service, os::Signal::Terminate, &error)) {
+        if (verified(table, plan.service, r)) {
+            r.service = TerminateOutcome::Refused;
+            r.detail = "SIGTERM failed: " + error;
+        }
+        return;
+    }
+    table.signal(plan.service, os::Signal::Continue, nullptr);
+    if (table.waitGone(plan.service, plan.graceMs)) {
+        r.service = TerminateOutcome::ExitedOnTerm;
+        return;
+    }
+    if (!table.signal(plan.service, os::Signal::Kill, &error)) {
+        if (verified(table, plan.service, r)) {
+            r.service = TerminateOutcome::Refused;
+            r.detail = "SIGKILL failed: " + error;
+        } else if (r.service == TerminateOutcome::AlreadyGone) {
+            r.service = TerminateOutcome::ExitedOnTerm; // it went between the wait and the KILL
+        }
+        return;
+    }
+    if (table.waitGone(plan.service, killWaitMs)) {
+        r.service = TerminateOutcome::Killed;
+        return;
+    }
+    r.service = TerminateOutcome::Unknown;
+    r.detail = "still running after SIGKILL";
+}
+
+} // namespace
+
+StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, Ms killWaitMs) {
+    StopPlanReport r;
+    if (plan.terminate) {
+        terminateService(plan, table, killWaitMs, r);
+        if (r.refused()) { // the identity did not hold: nothing of it, nor its group, is ours
+            r.groupSkipped = "the service's identity did not hold";
+            return r;
+        }
+    } else {
+        // Only its remnants: a pid still in use (by it, unproven, or by another process) means
+        // the group id may not be its own any more. Nothing is signalled then.
+        if (verified(table, plan.service, r) || r.service == TerminateOutcome::Refused) {
+            r.service = TerminateOutcome::AlreadyGone;
+            r.groupSkipped = "its pid is in use: left alone";
+            return r;
+        }
+    }
+    if (!plan.group || plan.pgid <= 1) return r;
+    // What is left of its group: decided on the members seen right now, then sent at once.
+    const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
+    const policy::GroupVerdict v =
+        policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup());
+    if (!v.signal) {
+        r.groupSkipped = v.why;
+        return r;
+    }
+    std::string error;
+    if (!table.signalGroup(plan.pgid, os::Signal::Terminate, &error)) {
+        r.groupSkipped = "group signal failed: " + error;
+        return r;
+    }
+    table.signalGroup(plan.pgid, os::Signal::Continue, nullptr);
+    for (const os::ProcessInfo &m : members)
+        r.groupTermed.push_back(m.pid);
+    return r;
+}
+
+void finishStopPlan(const policy::StopPlan &plan, ProcessTable &table, StopPlanReport &r,
+                    Ms killWaitMs) {
+    if (r.groupTermed.empty()) return;
+    if (table.waitGroupEmpty(plan.pgid, plan.groupGraceMs)) return;
+    // Verified again: the group may have emptied and its id gone to a new leader meanwhile.
+    const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
+    const policy::GroupVerdict v =
+        policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup());
+    if (!v.signal) {
+        r.groupSkipped = v.why;
+        return;
+    }
+    std::string error;
+    if (!table.signalGroup(plan.pgid, os::Signal::Kill, &error)) {
+        r.groupSkipped = "group SIGKILL failed: " + error;
+        return;
+    }
+    for (const os::ProcessInfo &m : members)
+        r.groupKilled.push_back(m.pid);
+    table.waitGroupEmpty(plan.pgid, killWaitMs);
+}
+
+StopPlanReport runStopPlan(const policy::StopPlan &plan, ProcessTable &table, Ms killWaitMs) {
+    StopPlanReport r = beginStopPlan(plan, table, killWaitMs);
+    finishStopPlan(plan, table, r, killWaitMs);
+    return r;
+}
+
+} // namespace tether::supervision
