@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 started=$SECONDS
 TEST_PACKAGES=(xvfb xauth trayer x11-apps imagemagick xdotool procps iproute2 dbus-daemon
-               g++-mingw-w64-x86-64-posix wine wine64 clang libclang-rt-14-dev)
+               g++-mingw-w64-x86-64-posix wine wine64 clang libclang-rt-14-dev python3)
 ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" || {
     echo "tether: could not install the test packages"; echo "0 passed, 1 failed"; exit 1; }
 
