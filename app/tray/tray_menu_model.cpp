@@ -65,8 +65,10 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
 
     m.url = st.url;
     m.openEnabled = !st.url.isEmpty() && serviceAnswers(st.state);
-    m.startEnabled = st.state == State::Stopped || st.state == State::Failed;
-    m.stopEnabled = running;
+    // While a stop runs, Start is offered: it wins once the stop is done (the last intent).
+    m.startEnabled =
+        st.state == State::Stopped || st.state == State::Failed || st.state == State::Stopping;
+    m.stopEnabled = running && st.state != State::Stopping;
     // Recovering and Restarting already replace the service; Stopped wants Start.
     m.restartEnabled =
         st.state == State::Starting || serviceAnswers(st.state) || st.state == State::Failed;

@@ -1,5 +1,7 @@
 #include "mcp/sweeper.h"
 
+#include "supervision/os_process_table.h"
+
 #include <algorithm>
 #include <thread>
 
@@ -8,216 +10,21 @@ namespace tether::mcp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using os::TerminateOutcome;
 
 template <typename D> D msSince(Clock::time_point t0) {
     return std::chrono::duration_cast<D>(Clock::now() - t0);
 }
 
-// One target through the sweep.
-struct Tracked {
-    SweepResult result;
-    bool pending = false; // verified live and signalled (or about to be): awaiting its exit
-};
-
-// What the target's pid is right now. Returns true when it is still the same live process;
-// otherwise fills in the final outcome.
-bool verify(Tracked &t) {
-    const os::Lookup l = os::inspect(t.result.target.id.pid);
-    switch (l.status) {
-    case os::Lookup::Status::NotFound:
-        t.result.outcome = TerminateOutcome::AlreadyGone;
-        return false;
-    case os::Lookup::Status::Error:
-        t.result.outcome = TerminateOutcome::Refused;
-        t.result.detail = "look-up failed, liveness unknown: " + l.error;
-        return false;
-    case os::Lookup::Status::Found:
-        break;
-    }
-    if (l.info.startTime != t.result.target.id.startTime) {
-        t.result.outcome = TerminateOutcome::Refused;
-        t.result.detail = "pid now belongs to another process (start time differs)";
-        return false;
-    }
-    if (l.info.state == os::RunState::Zombie) {
-        t.result.outcome = TerminateOutcome::AlreadyGone;
-        return false;
-    }
-    return true;
-}
-
-// The group rule, re-checked on a fresh snapshot right before a group signal. Processes the
-// swept ones forked since the plan was made belong to them and do not spoil the group.
-bool groupStillAllSwept(os::Pid pgid, const std::vector<os::Identity> &swept) {
-    const std::vector<os::ProcessInfo> snap = os::snapshot();
-    std::vector<os::Identity> allowed = swept;
-    for (const os::Identity &id : swept) {
-        for (os::Pid d : os::descendants(id.pid, snap)) {
-            const auto it = std::find_if(snap.begin(), snap.end(),
-                                         [&](const os::ProcessInfo &p) { return p.pid == d; });
-            if (it != snap.end()) allowed.push_back({it->pid, it->startTime});
-        }
-    }
-    return policy::groupIsAllSwept(pgid, allowed, snap, selfFrom(snap));
-}
-
-// Signals each pending target individually (identity re-verified by the OS layer). A target
-// found gone at KILL time exited on TERM, unless its group was just sent KILL.
-void signalEach(std::vector<Tracked *> &targets, os::Signal sig,
-                const std::vector<os::Pid> &killedGroups = {}) {
-    for (Tracked *t : targets) {
-        if (!t->pending) continue;
-        std::string error;
-        if (os::signalIdentity(t->result.target.id, sig, &error)) continue;
-        if (sig == os::Signal::Continue)
-            continue; // harmless if it failed: the process may already be gone
-        if (verify(*t)) {
-            t->pending = false;
-            t->result.outcome = TerminateOutcome::Refused;
-            t->result.detail = "signal failed: " + error;
-        } else {
-            t->pending = false;
-            if (sig == os::Signal::Kill && t->result.outcome == TerminateOutcome::AlreadyGone) {
-                const bool groupKilled =
-                    t->result.viaGroup && std::find(killedGroups.begin(), killedGroups.end(),
-                                                    t->result.target.pgid) != killedGroups.end();
-                t->result.outcome =
-                    groupKilled ? TerminateOutcome::Killed : TerminateOutcome::ExitedOnTerm;
-            }
-        }
-    }
-}
-
-// Waits until every pending target is gone (a zombie counts as gone) or the deadline passes;
-// the gone ones get `outcome`.
-void awaitGone(std::vector<Tracked> &all, Clock::time_point deadline, TerminateOutcome outcome) {
-    auto pause = std::chrono::milliseconds(1);
-    for (;;) {
-        bool anyLeft = false;
-        for (Tracked &t : all) {
-            if (!t.pending) continue;
-            if (os::alive(t.result.target.id) == os::Liveness::Gone) {
-                t.pending = false;
-                t.result.outcome = outcome;
-            } else {
-                anyLeft = true;
-            }
-        }
-        if (!anyLeft || Clock::now() >= deadline) return;
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::milliseconds(10));
-    }
-}
-
 } // namespace
 
-int SweepReport::count(os::TerminateOutcome o) const {
-    return static_cast<int>(std::count_if(results.begin(), results.end(),
-                                          [&](const SweepResult &r) { return r.outcome == o; }));
-}
-
-std::vector<os::Identity> SweepReport::gone() const {
-    std::vector<os::Identity> out;
-    for (const SweepResult &r : results) {
-        if (r.outcome == TerminateOutcome::Killed || r.outcome == TerminateOutcome::ExitedOnTerm ||
-            r.outcome == TerminateOutcome::AlreadyGone)
-            out.push_back(r.target.id);
-    }
-    return out;
+SweepReport sweep(const policy::SweepPlan &plan, const SweepConfig &config) {
+    supervision::OsProcessTable table;
+    return supervision::sweep(plan, config, table);
 }
 
 policy::Self selfFrom(const std::vector<os::ProcessInfo> &snapshot) {
-    policy::Self self;
-    self.pid = os::currentPid();
-    self.pgid = os::currentProcessGroup();
-    self.ancestors = policy::ancestorsOf(self.pid, snapshot);
-    return self;
-}
-
-SweepReport sweep(const policy::SweepPlan &plan, const SweepConfig &config) {
-    const auto t0 = Clock::now();
-    SweepReport report;
-
-    // Everything the plan names, with its group when it is to be signalled as one.
-    std::vector<Tracked> all;
-    std::vector<std::pair<os::Pid, std::vector<std::size_t>>> groups;
-    for (const policy::SweepGroup &g : plan.groups) {
-        groups.push_back({g.pgid, {}});
-        for (const policy::SweepTarget &t : g.members) {
-            groups.back().second.push_back(all.size());
-            all.push_back({{t, TerminateOutcome::Unknown, {}, true}, true});
-        }
-    }
-    for (const policy::SweepTarget &t : plan.singles)
-        all.push_back({{t, TerminateOutcome::Unknown, {}, false}, true});
-    std::vector<os::Identity> swept;
-    for (const Tracked &t : all)
-        swept.push_back(t.result.target.id);
-
-    // TERM (+ CONT: a stopped process must run to act on it), group-wide where the rule holds.
-    for (Tracked &t : all)
-        t.pending = verify(t);
-    std::vector<Tracked *> individually;
-    std::vector<os::Pid> termedGroups;
-    for (auto &[pgid, members] : groups) {
-        const bool anyLive =
-            std::any_of(members.begin(), members.end(), [&](auto i) { return all[i].pending; });
-        std::string error;
-        if (anyLive && groupStillAllSwept(pgid, swept) &&
-            os::signalGroup(pgid, os::Signal::Terminate, &error)) {
-            os::signalGroup(pgid, os::Signal::Continue);
-            termedGroups.push_back(pgid);
-            continue;
-        }
-        for (auto i : members) {
-            all[i].result.viaGroup = false;
-            individually.push_back(&all[i]);
-        }
-    }
-    for (Tracked &t : all) {
-        if (!t.result.viaGroup) individually.push_back(&t);
-    }
-    std::sort(individually.begin(), individually.end());
-    individually.erase(std::unique(individually.begin(), individually.end()), individually.end());
-    signalEach(individually, os::Signal::Terminate);
-    signalEach(individually, os::Signal::Continue);
-
-    awaitGone(all, Clock::now() + config.grace, TerminateOutcome::ExitedOnTerm);
-
-    // KILL what is left: the group first (it also reaches anything the orphans forked since
-    // the plan was made; the group rule is re-checked), then each verified identity.
-    const bool anyLeft = std::any_of(all.begin(), all.end(), [](auto &t) { return t.pending; });
-    if (anyLeft) {
-        std::vector<Tracked *> left;
-        for (Tracked &t : all) {
-            if (t.pending) left.push_back(&t);
-        }
-        std::vector<os::Pid> killedGroups;
-        for (os::Pid pgid : termedGroups) {
-            if (groupStillAllSwept(pgid, swept) && os::signalGroup(pgid, os::Signal::Kill))
-                killedGroups.push_back(pgid);
-        }
-        signalEach(left, os::Signal::Kill, killedGroups);
-        awaitGone(all, Clock::now() + config.killWait, TerminateOutcome::Killed);
-        for (Tracked &t : all) {
-            if (t.pending) {
-                t.pending = false;
-                t.result.outcome = TerminateOutcome::Unknown;
-                t.result.detail = "still running after SIGKILL";
-            }
-        }
-    }
-
-    for (Tracked &t : all)
-        report.results.push_back(std::move(t.result));
-    for (const policy::Skipped &s : plan.skipped) {
-        report.results.push_back(
-            {s.target, s.alreadyGone ? TerminateOutcome::AlreadyGone : TerminateOutcome::Refused,
-             s.reason, false});
-    }
-    report.elapsed = msSince<std::chrono::milliseconds>(t0);
-    return report;
+    supervision::OsProcessTable table;
+    return supervision::selfFrom(snapshot, table);
 }
 
 ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands) {

@@ -5,6 +5,7 @@
 #include "mcp/ledger.h"
 #include "os/process.h"
 #include "policy/orphans.h"
+#include "supervision/sweep.h"
 
 #include <QString>
 
@@ -14,33 +15,11 @@
 
 namespace tether::mcp {
 
-struct SweepConfig {
-    // TERM -> KILL. Orphans of a crashed service must be gone within 1 s even when they
-    // ignore SIGTERM, so this is shorter than the service's own stop grace.
-    std::chrono::milliseconds grace{500};
-    // How long to wait for SIGKILL to take effect before reporting a survivor.
-    std::chrono::milliseconds killWait{2000};
-};
-
-struct SweepResult {
-    policy::SweepTarget target;
-    // Killed | ExitedOnTerm | AlreadyGone | Refused (never signalled) | Unknown (outlived SIGKILL)
-    os::TerminateOutcome outcome = os::TerminateOutcome::Unknown;
-    std::string detail;    // the reason for Refused / Unknown
-    bool viaGroup = false; // signalled through its process group
-};
-
-struct SweepReport {
-    std::vector<SweepResult> results; // one per target and per skipped item of the plan
-    std::chrono::milliseconds elapsed{0};
-    int count(os::TerminateOutcome o) const;
-    // Identities no longer running (killed, exited, already gone): drop them from the ledger.
-    std::vector<os::Identity> gone() const;
-};
-
+// The sweep itself is core/supervision's (one escalation for the service and its orphans).
+using supervision::SweepConfig;
+using supervision::SweepReport;
+using supervision::SweepResult;
 SweepReport sweep(const policy::SweepPlan &plan, const SweepConfig &config = {});
-
-// Tether's own pid, group and ancestors, from a snapshot.
 policy::Self selfFrom(const std::vector<os::ProcessInfo> &snapshot);
 
 struct ScanResult {

@@ -67,6 +67,16 @@ policy::PortFacts OsProcessTable::portFacts(int port) {
                          [](os::Pid pid) { return ownerLabel(pid, os::inspect(pid)); });
 }
 
+Ms OsProcessTable::clockMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+std::vector<os::ProcessInfo> OsProcessTable::snapshot() {
+    return os::snapshot();
+}
+
 std::vector<os::ProcessInfo> OsProcessTable::groupMembers(os::Pid pgid) {
     return os::groupMembers(pgid);
 }

@@ -16,6 +16,7 @@ public:
     // os::listeningPortOwners as policy facts: readable = the tables could be read; one
     // Listener per socket and holder, named "PID 123 (node)" (empty when the owner is unknown).
     policy::PortFacts portFacts(int port) override;
+    std::vector<os::ProcessInfo> snapshot() override;
     std::vector<os::ProcessInfo> groupMembers(os::Pid pgid) override;
     // os::signalIdentity: re-verifies pid + start time (through a pidfd on Linux).
     bool signal(const os::Identity &id, os::Signal sig, std::string *error) override;
@@ -23,6 +24,7 @@ public:
     bool waitGone(const os::Identity &id, Ms timeoutMs) override;
     // Polls groupMembers, backing off from 1 ms to 10 ms between looks.
     bool waitGroupEmpty(os::Pid pgid, Ms timeoutMs) override;
+    Ms clockMs() override;
     os::Pid selfPid() override;
     os::Pid selfGroup() override;
 };

@@ -21,6 +21,8 @@ public:
     virtual os::Lookup inspect(os::Pid pid) = 0;
     // Who listens on the port, per address family (owner pid 0 when it cannot be read).
     virtual policy::PortFacts portFacts(int port) = 0;
+    // Every process this user can see (for the orphan sweep's group rule).
+    virtual std::vector<os::ProcessInfo> snapshot() = 0;
     // The live (non-zombie) members of a process group, as a snapshot would show them.
     virtual std::vector<os::ProcessInfo> groupMembers(os::Pid pgid) = 0;
     // Signals re-verify identity right before sending (pid + start time, not a zombie) and
@@ -31,6 +33,8 @@ public:
     virtual bool waitGone(const os::Identity &id, Ms timeoutMs) = 0;
     // Block until the group has no live member or the timeout passes.
     virtual bool waitGroupEmpty(os::Pid pgid, Ms timeoutMs) = 0;
+    // The monotonic clock the waits above run on, in ms (the simulated one in the model).
+    virtual Ms clockMs() = 0;
     virtual os::Pid selfPid() = 0;
     virtual os::Pid selfGroup() = 0;
 };

@@ -1,5 +1,7 @@
 #include "supervision/stop_plan.h"
 
+#include "supervision/sweep.h"
+
 namespace tether::supervision {
 
 namespace {
@@ -32,38 +34,19 @@ bool verified(ProcessTable &table, const os::Identity &id, StopPlanReport &r) {
     return true;
 }
 
+// The service through the one escalation (sweep.cpp): TERM + CONT, grace, KILL, each verified.
 void terminateService(const policy::StopPlan &plan, ProcessTable &table, Ms killWaitMs,
                       StopPlanReport &r) {
-    if (!verified(table, plan.service, r)) return;
-    std::string error;
-    // TERM, then CONT: a stopped process must run to act on TERM (SIGKILL needs no CONT).
-    if (!table.signal(plan.service, os::Signal::Terminate, &error)) {
-        if (verified(table, plan.service, r)) {
-            r.service = TerminateOutcome::Refused;
-            r.detail = "SIGTERM failed: " + error;
-        }
-        return;
-    }
-    table.signal(plan.service, os::Signal::Continue, nullptr);
-    if (table.waitGone(plan.service, plan.graceMs)) {
-        r.service = TerminateOutcome::ExitedOnTerm;
-        return;
-    }
-    if (!table.signal(plan.service, os::Signal::Kill, &error)) {
-        if (verified(table, plan.service, r)) {
-            r.service = TerminateOutcome::Refused;
-            r.detail = "SIGKILL failed: " + error;
-        } else if (r.service == TerminateOutcome::AlreadyGone) {
-            r.service = TerminateOutcome::ExitedOnTerm; // it went between the wait and the KILL
-        }
-        return;
-    }
-    if (table.waitGone(plan.service, killWaitMs)) {
-        r.service = TerminateOutcome::Killed;
-        return;
-    }
-    r.service = TerminateOutcome::Unknown;
-    r.detail = "still running after SIGKILL";
+    policy::SweepPlan one;
+    policy::SweepTarget service;
+    service.id = plan.service;
+    service.name = "the service";
+    one.singles.push_back(service);
+    const SweepReport report =
+        sweep(one, {std::chrono::milliseconds(plan.graceMs), std::chrono::milliseconds(killWaitMs)},
+              table);
+    r.service = report.results.front().outcome;
+    r.detail = report.results.front().detail;
 }
 
 } // namespace

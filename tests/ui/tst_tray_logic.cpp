@@ -144,6 +144,8 @@ private slots:
         QTest::newRow("not-responding") << State::NotResponding << false << true << true << true;
         QTest::newRow("recovering") << State::Recovering << false << true << false << false;
         QTest::newRow("restarting") << State::Restarting << false << true << false << false;
+        // A stop under way: Start is offered (it wins once the stop is done), Stop is not.
+        QTest::newRow("stopping") << State::Stopping << true << false << false << false;
         QTest::newRow("failed") << State::Failed << true << false << true << false;
     }
     void menuPerState() {
