@@ -71,26 +71,16 @@ void Executor::feed(const Event &event) {
 
 StartupFacts Executor::gatherStartupFacts(int configuredPort) {
     StartupFacts f;
-    const OwnRegistration own = ports_.registrations.read();
+    f.registration = ports_.registrations.read();
     RegistrationFacts &r = f.registration;
-    r.read = own.read == OwnRegistration::Read::Ok        ? RegistrationFacts::Read::Ok
-             : own.read == OwnRegistration::Read::Invalid ? RegistrationFacts::Read::Invalid
-                                                          : RegistrationFacts::Read::Missing;
-    r.error = own.error;
     if (r.read == RegistrationFacts::Read::Ok) {
-        r.id = own.id;
-        r.pgid = own.pgid;
-        r.port = own.port;
-        r.password = own.password;
-        r.program = own.program;
-        r.version = own.version;
         // A registration that does not say what it started cannot identify anything.
-        r.life = own.program.empty() ? Liveness::Different
-                                     : livenessOf(ports_.table, own.id, own.program);
-        if (r.life == Liveness::Alive) r.portFacts = ports_.table.portFacts(own.port);
+        r.life =
+            r.program.empty() ? Liveness::Different : livenessOf(ports_.table, r.id, r.program);
+        if (r.life == Liveness::Alive) r.portFacts = ports_.table.portFacts(r.port);
     }
     if (state_.config.selfRegistering) f.managed = ports_.registrations.readManaged();
-    const bool sameTable = r.life == Liveness::Alive && own.port == configuredPort;
+    const bool sameTable = r.life == Liveness::Alive && r.port == configuredPort;
     f.configuredPort = sameTable ? r.portFacts : ports_.table.portFacts(configuredPort);
     return f;
 }

@@ -13,17 +13,9 @@
 
 namespace tether::supervision {
 
-// Tether's own registration of the service it started, as read from its file.
-struct OwnRegistration {
-    enum class Read { Missing, Invalid, Ok } read = Read::Missing;
-    std::string error;
-    os::Identity id;
-    os::Pid pgid = 0;
-    int port = 0;
-    std::string password;
-    std::string program;
-    std::string version;
-};
+// Tether's own registration of the service it started, as read from its file (the executor
+// adds the liveness of the process it names and the port's listeners).
+using OwnRegistration = policy::RegistrationFacts;
 
 class Scheduler { // answers with Executor::feed(TimerFired)
 public:
