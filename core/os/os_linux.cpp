@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <string_view>
 #include <sys/syscall.h>
+#include <ctime>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -534,6 +535,15 @@ bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
 
 TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
     return posix::terminateWith(id, grace, sendVerifiedByPidfd);
+}
+
+std::uint64_t startTimeNow() {
+    // /proc/PID/stat's start time is in clock ticks since boot (CLOCK_BOOTTIME, suspend included).
+    timespec ts{};
+    if (::clock_gettime(CLOCK_BOOTTIME, &ts) != 0) return 0;
+    const long ticks = std::max(1L, ::sysconf(_SC_CLK_TCK));
+    return static_cast<std::uint64_t>(ts.tv_sec) * static_cast<std::uint64_t>(ticks) +
+           static_cast<std::uint64_t>(ts.tv_nsec) * static_cast<std::uint64_t>(ticks) / 1000000000u;
 }
 
 } // namespace tether::os

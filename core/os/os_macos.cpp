@@ -18,6 +18,7 @@
 #include <sys/proc.h>
 #include <sys/proc_info.h>
 #include <sys/sysctl.h>
+#include <sys/time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -242,6 +243,14 @@ bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
 
 TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
     return posix::terminateWith(id, grace, posix::sendVerifiedByKill);
+}
+
+// Written against gettimeofday(2), not compiled here: pbi_start_tvsec/usec are wall-clock
+// seconds and microseconds, so now in the same units is the bound.
+std::uint64_t startTimeNow() {
+    timeval tv{};
+    if (::gettimeofday(&tv, nullptr) != 0) return 0;
+    return std::uint64_t(tv.tv_sec) * 1000000u + std::uint64_t(tv.tv_usec);
 }
 
 } // namespace tether::os

@@ -346,6 +346,13 @@ PortOwners listeningPortOwners(std::uint16_t port) {
 
 // ---- the guard and signals ------------------------------------------------------------------
 
+std::uint64_t startTimeNow() {
+    // GetProcessTimes' creation time is a system-time FILETIME: now in the same units.
+    FILETIME now{};
+    ::GetSystemTimeAsFileTime(&now);
+    return fileTimeValue(now);
+}
+
 Pid currentPid() {
     return Pid(GetCurrentProcessId());
 }

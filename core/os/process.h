@@ -121,6 +121,10 @@ bool waitGone(const Identity &id, std::chrono::milliseconds timeout);
 // join a job before it runs). Windows only: false elsewhere. Refused for Tether itself.
 bool resumeSuspended(Pid pid, std::string *error = nullptr);
 
+// The start-time token (as ProcessInfo::startTime) a process starting now would get: a process
+// whose token is greater started after this call. 0 when unknown.
+std::uint64_t startTimeNow();
+
 Pid currentPid();
 Pid currentProcessGroup(); // 0 on Windows
 

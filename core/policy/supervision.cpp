@@ -55,7 +55,7 @@ std::string timingsProblem(const Timings &t) {
 
 GroupVerdict mayKillGroup(os::Pid pgid, const os::Identity &service,
                           const std::vector<os::ProcessInfo> &members, os::Pid selfPid,
-                          os::Pid selfGroup) {
+                          os::Pid selfGroup, std::uint64_t startedBy) {
     if (pgid <= 1 || pgid == selfGroup || pgid == selfPid)
         return {false, "group " + std::to_string(pgid) + " is protected"};
     std::vector<const os::ProcessInfo *> live;
@@ -69,6 +69,9 @@ GroupVerdict mayKillGroup(os::Pid pgid, const os::Identity &service,
         if (service.startTime != 0 && m->startTime < service.startTime)
             return {false, "pid " + std::to_string(m->pid) + " in group " + std::to_string(pgid) +
                                " started before the service"};
+        if (startedBy != 0 && m->startTime > startedBy)
+            return {false, "pid " + std::to_string(m->pid) + " in group " + std::to_string(pgid) +
+                               " started after the service was gone"};
     }
     return {true, {}};
 }
@@ -255,6 +258,7 @@ private:
     void startupFactsManaged(const StartupFacts &f);
     void startupFactsOwn(const StartupFacts &f);
     void forget();
+    void refused(const std::string &why);
 
     SupervisionState s_;
     Ms now_;
@@ -468,7 +472,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
             notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + why);
         s_.stopCause = StopCause::Crash;
         s_.reason = why;
-        runPlan(false, true);
+        runPlan(false, s_.svc->exitWitnessed);
         return;
     }
     decideLaunch(f.configuredPort);
@@ -633,7 +637,7 @@ void Machine::on(const TimerFired &f) {
             beginStop(StopCause::Recovery, "no answer for " +
                                                std::to_string(now_ - s_.window.anchor) +
                                                " ms (recovery window spent)");
-        else
+        else if (d.remainingMs > 0) // spent without a fresh miss: the next missed probe decides
             startTimer(Timer::Window, d.remainingMs);
         return;
     }
@@ -642,6 +646,9 @@ void Machine::on(const TimerFired &f) {
         return;
     case Timer::Resolve:
         if (s_.phase == Phase::Resolving) beginStart();
+        return;
+    case Timer::Verify:
+        if (s_.phase == Phase::Verifying && s_.svc) emit(Verify{s_.svc->id, s_.svc->port});
         return;
     }
 }
@@ -730,8 +737,10 @@ void Machine::probeFailed(const std::string &why) {
                                            " ms (recovery window spent)");
         return;
     }
-    startTimer(Timer::Window, d.remainingMs);
-    scheduleProbe(std::min(timings().probeIntervalMs - (now_ - sentAt), d.remainingMs));
+    if (d.remainingMs > 0) startTimer(Timer::Window, d.remainingMs);
+    scheduleProbe(d.remainingMs > 0
+                      ? std::min(timings().probeIntervalMs - (now_ - sentAt), d.remainingMs)
+                      : timings().probeIntervalMs - (now_ - sentAt));
 }
 
 void Machine::checkVersion(const std::string &reported) {
@@ -788,7 +797,8 @@ void Machine::runPlan(bool terminate, bool group) {
     // clean (ask lists them for a person); a stop takes its group with it.
     plan.group = group && svc.pgid > 1 && (terminate || s_.config.cleanOrphans);
     plan.groupGraceMs = s_.config.orphanGraceMs;
-    plan.orphans = s_.config.cleanOrphans;
+    plan.membersStartedBy = svc.goneBy;
+    plan.orphans = true; // the MCP side applies [orphans] whileRunning (clean, ask, ignore)
     s_.phase = terminate ? Phase::Stopping : Phase::Cleaning;
     if (terminate) log("terminating " + pidText(svc.id.pid) + ": " + s_.reason);
     emit(RunStopPlan{plan, s_.stopCause});
@@ -833,9 +843,11 @@ void Machine::on(const Verified &v) {
     }
     switch (decideKill(identity, port, v.childRunning)) {
     case KillVerdict::Proceed:
+        s_.refusedSince.reset();
         runPlan(true, true);
         return;
     case KillVerdict::DropStale:
+        s_.refusedSince.reset();
         if (identity == IdentityCheck::Match) {
             // Alive but not the service (it does not hold the port): never signal it or its
             // group; the registration goes.
@@ -848,19 +860,33 @@ void Machine::on(const Verified &v) {
             log(pidText(svc.id.pid) + " is no longer the service (" +
                 (identity == IdentityCheck::Gone ? "gone" : "exited, pid reused") +
                 "): not signalled; cleaning what it left");
-            runPlan(false, true);
+            // Its group only when its exit was witnessed: a group id whose death Tether did not
+            // see may have been free, and reused, since (its ledger children are still swept).
+            if (s_.svc->goneBy == 0) s_.svc->goneBy = v.at;
+            runPlan(false, s_.svc->exitWitnessed);
         }
         return;
     case KillVerdict::Refuse:
         break;
     }
-    const std::string why =
-        "cannot verify that " + pidText(svc.id.pid) + " is the service; not signalling it";
+    refused("cannot verify that " + pidText(svc.id.pid) + " is the service; not signalling it");
+}
+
+// A verification (or a plan's own re-check) could not tell: never signal, look again shortly.
+// Tether's own running child is always looked at again (its pid cannot be reused while it is
+// unreaped); another process that stays unverifiable for a whole window is left alone.
+void Machine::refused(const std::string &why) {
     log(why);
     s_.lastError = why;
+    if (!s_.refusedSince) s_.refusedSince = now_;
+    if (!s_.svc->ourChild && now_ - *s_.refusedSince >= timings().windowMs) {
+        s_.refusedSince.reset();
+        fail(why + " for " + std::to_string(timings().windowMs / 1000) + " s: it was left running");
+        return;
+    }
     if (s_.stopCause == StopCause::Recovery || s_.stopCause == StopCause::StartupTimeout ||
         s_.stopCause == StopCause::VersionUpdate) {
-        // Look again later; the window goes on.
+        // The window goes on: probes continue, and the next window check tries again.
         s_.phase = Phase::Running;
         s_.responding = s_.stopCause == StopCause::VersionUpdate;
         s_.reason = why;
@@ -868,15 +894,19 @@ void Machine::on(const Verified &v) {
         scheduleProbe(timings().probeIntervalMs);
         return;
     }
-    // An explicit stop of something Tether cannot verify: leave it alone and say so.
-    forget();
-    fail(why + " (it was left running)");
+    // An explicit stop (or restart) stays under way until it can be told.
+    s_.phase = Phase::Verifying;
+    s_.reason = why;
+    startTimer(Timer::Verify, timings().probeIntervalMs);
 }
 
 void Machine::on(const StopPlanDone &d) {
     if (s_.phase != Phase::Stopping && s_.phase != Phase::Cleaning) return;
-    if (d.refused && s_.phase == Phase::Stopping)
-        s_.lastError = "could not stop " + pidText(s_.svc ? s_.svc->id.pid : 0) + ": " + d.detail;
+    if (d.refused && s_.phase == Phase::Stopping && s_.svc) {
+        // Its identity did not hold right before the signal: nothing was sent. Verified again.
+        refused("could not stop " + pidText(s_.svc->id.pid) + ": " + d.detail);
+        return;
+    }
     forget();
     emit(DropRegistration{});
     s_.phase = Phase::Idle;
@@ -931,12 +961,21 @@ void Machine::scheduleRestart(const std::string &reason) {
 void Machine::on(const Exited &e) {
     if (!s_.svc || e.id.pid != s_.svc->id.pid) return;
     if (s_.svc->id.startTime != 0 && e.id.startTime != 0 && e.id != s_.svc->id) return;
+    if (s_.svc->goneBy == 0) s_.svc->goneBy = e.seenBy;
+    s_.svc->exitWitnessed = s_.svc->ourChild;
     switch (s_.phase) {
     case Phase::Starting:
     case Phase::Running:
         break;
+    case Phase::Verifying:
+        // A stop waiting to tell who the pid is: the exit tells. What it left is cleaned.
+        cancelTimer(Timer::Verify);
+        s_.refusedSince.reset();
+        log(pidText(s_.svc->id.pid) + " exited while being verified: cleaning what it left");
+        runPlan(false, s_.svc->exitWitnessed);
+        return;
     default:
-        return; // a stop under way sees it in its own verification or plan
+        return; // a plan under way sees it itself
     }
     s_.lastError = e.why;
     if (s_.config.selfRegistering) {
@@ -956,7 +995,7 @@ void Machine::on(const Exited &e) {
     cancelTimer(Timer::Probe);
     cancelTimer(Timer::Window);
     s_.probeSeq = 0;
-    runPlan(false, true);
+    runPlan(false, s_.svc->exitWitnessed);
 }
 
 void Machine::on(const ManagedRegistrationChanged &c) {
@@ -1011,7 +1050,8 @@ void Machine::on(const StartRequested &) {
         if (s_.due[int(Timer::Resolve)]) beginStart();
         return;
     default:
-        return; // starting, running, or a stop whose end now starts it again
+        return; // starting, running, or a stop whose end now starts it again (with the budget
+                // it has: a start in the middle of a crash loop does not wipe the loop out)
     }
 }
 

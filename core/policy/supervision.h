@@ -95,8 +95,8 @@ enum class StopCause {
 };
 const char *toString(StopCause c);
 
-enum class Timer { Probe, Window, Restart, Resolve };
-inline constexpr int kTimerCount = 4;
+enum class Timer { Probe, Window, Restart, Resolve, Verify };
+inline constexpr int kTimerCount = 5;
 
 struct TrackedService {
     os::Identity id;       // start time 0 until the launcher reports it
@@ -108,6 +108,10 @@ struct TrackedService {
     std::string password;       // sent with every probe (Basic auth)
     std::string program;        // what was started (registration's `program`)
     std::string managedId;      // opencode 2.x: the registration id being followed
+    std::uint64_t goneBy = 0;   // start-time token by which it was seen gone (0: alive)
+    // Its exit was reported by the launcher (our child, reaped just now): only then is its
+    // group id known not to have been free, and so not reused, since it died.
+    bool exitWitnessed = false;
 };
 
 struct SupervisionState {
@@ -129,6 +133,7 @@ struct SupervisionState {
     int startupAttempt = 0;
     std::optional<Ms> startupDeadline; // none for adopted services
     std::optional<Ms> waitingSince;    // opencode 2.x: a registered owner not listening yet
+    std::optional<Ms> refusedSince;    // verifications refused (cannot tell) since
 
     std::uint64_t probeSeq = 0; // the probe in flight (0: none)
     std::uint64_t lastSeq = 0;
@@ -235,8 +240,10 @@ struct LaunchFailed {
 struct Exited {
     os::Identity id; // which process (a late report about an earlier one is ignored)
     std::string why;
+    std::uint64_t seenBy = 0; // start-time token when the exit was seen (the executor fills it)
 };
 struct Verified {
+    std::uint64_t at = 0; // start-time token of the verification
     Liveness life = Liveness::Unknown;
     bool childRunning = false; // the launcher still holds it as its running child
     PortFacts portFacts;
@@ -290,7 +297,8 @@ struct StopPlan {
     Ms graceMs = 0;
     bool group = true;   // then what is left of its group / job: TERM + CONT, ...
     Ms groupGraceMs = 0; // ... this long for it to empty (with the orphans), then KILL
-    bool orphans = true; // then its orphaned MCP processes (ledger)
+    std::uint64_t membersStartedBy = 0; // a dead service's group: members must be this old
+    bool orphans = true;                // then its orphaned MCP processes (ledger)
 };
 // The group step, decided right before the group signal: pgid is still the service's group
 // only while it has live members, none of them started before the service (none can descend
@@ -300,9 +308,11 @@ struct GroupVerdict {
     bool signal = false;
     std::string why; // when not
 };
+// startedBy (a start-time token, 0: none): the service was seen gone by then, so a member that
+// started later is not its own (the group id may have been reused since the group emptied).
 GroupVerdict mayKillGroup(os::Pid pgid, const os::Identity &service,
                           const std::vector<os::ProcessInfo> &members, os::Pid selfPid,
-                          os::Pid selfGroup);
+                          os::Pid selfGroup, std::uint64_t startedBy = 0);
 
 struct RunStopPlan {
     StopPlan plan;

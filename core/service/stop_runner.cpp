@@ -55,6 +55,9 @@ void StopRunner::run(const policy::RunStopPlan &run) {
         if (!r.groupKilled.empty())
             emit logLine(
                 QStringLiteral("  group %1 killed: %2").arg(plan.pgid).arg(pidList(r.groupKilled)));
+        if (!r.straysKilled.empty())
+            emit logLine(
+                QStringLiteral("  outside its group, killed: %1").arg(pidList(r.straysKilled)));
         busy_ = false;
         feed_(policy::StopPlanDone{r.refused(), r.detail});
     };
@@ -75,6 +78,13 @@ void StopRunner::run(const policy::RunStopPlan &run) {
                                  .arg(r.detail.empty() ? QString()
                                                        : QStringLiteral(" (%1)").arg(
                                                              QString::fromStdString(r.detail))));
+            if (!r.straysTermed.empty()) {
+                std::vector<os::Pid> pids;
+                for (const os::Identity &id : r.straysTermed)
+                    pids.push_back(id.pid);
+                emit logLine(
+                    QStringLiteral("  outside its group, terminating pid %1").arg(pidList(pids)));
+            }
             if (!r.groupTermed.empty())
                 emit logLine(QStringLiteral("  group %1 signalled: %2")
                                  .arg(plan.pgid)

@@ -52,6 +52,9 @@ Executor::Executor(SupervisionConfig config, Ports ports, std::function<Ms()> cl
 
 void Executor::feed(const Event &event) {
     queue_.push_back(event);
+    // When an exit was seen bounds who can still be in the dead service's group.
+    if (auto *e = std::get_if<Exited>(&queue_.back()); e && e->seenBy == 0)
+        e->seenBy = ports_.table.startTimeNow();
     if (stepping_) return; // a port answered synchronously: handled after this step
     stepping_ = true;
     while (!queue_.empty()) {
@@ -87,6 +90,7 @@ StartupFacts Executor::gatherStartupFacts(int configuredPort) {
 
 Verified Executor::verify(const policy::Verify &v) {
     Verified out;
+    out.at = ports_.table.startTimeNow();
     const TrackedService *svc = state_.svc ? &*state_.svc : nullptr;
     out.childRunning = svc && svc->ourChild && ports_.launcher.childRunning(v.id);
     // Our own child was identified at launch; a registration's program identifies the rest.

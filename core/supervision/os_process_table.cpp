@@ -67,6 +67,10 @@ policy::PortFacts OsProcessTable::portFacts(int port) {
                          [](os::Pid pid) { return ownerLabel(pid, os::inspect(pid)); });
 }
 
+std::uint64_t OsProcessTable::startTimeNow() {
+    return os::startTimeNow();
+}
+
 Ms OsProcessTable::clockMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::steady_clock::now().time_since_epoch())

@@ -25,6 +25,7 @@ public:
     // Polls groupMembers, backing off from 1 ms to 10 ms between looks.
     bool waitGroupEmpty(os::Pid pgid, Ms timeoutMs) override;
     Ms clockMs() override;
+    std::uint64_t startTimeNow() override;
     os::Pid selfPid() override;
     os::Pid selfGroup() override;
 };

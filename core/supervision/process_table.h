@@ -35,6 +35,8 @@ public:
     virtual bool waitGroupEmpty(os::Pid pgid, Ms timeoutMs) = 0;
     // The monotonic clock the waits above run on, in ms (the simulated one in the model).
     virtual Ms clockMs() = 0;
+    // The start-time token a process starting now would get (os::startTimeNow).
+    virtual std::uint64_t startTimeNow() = 0;
     virtual os::Pid selfPid() = 0;
     virtual os::Pid selfGroup() = 0;
 };

@@ -2,6 +2,8 @@
 
 #include "supervision/sweep.h"
 
+#include <algorithm>
+
 namespace tether::supervision {
 
 namespace {
@@ -53,7 +55,14 @@ void terminateService(const policy::StopPlan &plan, ProcessTable &table, Ms kill
 
 StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, Ms killWaitMs) {
     StopPlanReport r;
+    std::vector<os::Identity> strays;
     if (plan.terminate) {
+        // The tree as it is while the service lives: after its death it cannot be read.
+        const std::vector<os::ProcessInfo> snap = table.snapshot();
+        for (os::Pid d : os::descendants(plan.service.pid, snap))
+            for (const os::ProcessInfo &p : snap)
+                if (p.pid == d && (!plan.group || plan.pgid <= 1 || p.pgid != plan.pgid))
+                    strays.push_back({p.pid, p.startTime});
         terminateService(plan, table, killWaitMs, r);
         if (r.refused()) { // the identity did not hold: nothing of it, nor its group, is ours
             r.groupSkipped = "the service's identity did not hold";
@@ -68,11 +77,19 @@ StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, 
             return r;
         }
     }
+    for (const os::Identity &id : strays) { // each re-verified right before its signal
+        StopPlanReport look;
+        if (verified(table, id, look) && table.signal(id, os::Signal::Terminate, nullptr)) {
+            table.signal(id, os::Signal::Continue, nullptr);
+            r.straysTermed.push_back(id);
+        }
+    }
     if (!plan.group || plan.pgid <= 1) return r;
     // What is left of its group: decided on the members seen right now, then sent at once.
     const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
     const policy::GroupVerdict v =
-        policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup());
+        policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup(),
+                             plan.membersStartedBy);
     if (!v.signal) {
         r.groupSkipped = v.why;
         return r;
@@ -90,12 +107,26 @@ StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, 
 
 void finishStopPlan(const policy::StopPlan &plan, ProcessTable &table, StopPlanReport &r,
                     Ms killWaitMs) {
-    if (r.groupTermed.empty()) return;
-    if (table.waitGroupEmpty(plan.pgid, plan.groupGraceMs)) return;
+    // The group and the strays share one grace.
+    const Ms deadline = table.clockMs() + plan.groupGraceMs;
+    const auto left = [&] { return std::max<Ms>(0, deadline - table.clockMs()); };
+    const bool groupLeft = !r.groupTermed.empty() && !table.waitGroupEmpty(plan.pgid, left());
+    std::vector<os::Identity> straysLeft;
+    for (const os::Identity &id : r.straysTermed)
+        if (!table.waitGone(id, left())) straysLeft.push_back(id);
+    for (const os::Identity &id : straysLeft) {
+        StopPlanReport look; // verified right before the signal, as everything the plan sends
+        if (verified(table, id, look) && table.signal(id, os::Signal::Kill, nullptr))
+            r.straysKilled.push_back(id.pid);
+    }
+    for (const os::Identity &id : straysLeft)
+        table.waitGone(id, killWaitMs);
+    if (!groupLeft) return;
     // Verified again: the group may have emptied and its id gone to a new leader meanwhile.
     const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
     const policy::GroupVerdict v =
-        policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup());
+        policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup(),
+                             plan.membersStartedBy);
     if (!v.signal) {
         r.groupSkipped = v.why;
         return;

@@ -20,7 +20,12 @@ struct StopPlanReport {
     std::string detail;
     std::vector<os::Pid> groupTermed; // the group's live members when it was sent SIGTERM
     std::vector<os::Pid> groupKilled; // ... and those still there for SIGKILL
-    std::string groupSkipped;         // why the group step sent nothing, when it did not
+    // Its descendants outside that group (an MCP server in a session of its own), seen in a
+    // snapshot right before the service was stopped: sent SIGTERM once it was gone, and
+    // SIGKILL with the group. Children it started since the last MCP refresh are caught too.
+    std::vector<os::Identity> straysTermed;
+    std::vector<os::Pid> straysKilled;
+    std::string groupSkipped; // why the group step sent nothing, when it did not
     bool refused() const { return service == os::TerminateOutcome::Refused; }
 };
 
