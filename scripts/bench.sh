@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build and run every benchmark, printing every figure: the OS snapshot (bench_os), supervision
+# Build and run every benchmark, printing every figure: the OS snapshot (bench_os), the model's
+# steps per second (bench_supervision_model), supervision
 # latencies against the demo service and real opencode (bench_supervision), and the idle
 # footprint + launch latency of the tray beside a bare QSystemTrayIcon floor (bench_footprint,
 # under a private Xvfb with trayer as the tray host). Installs what is missing first.
@@ -15,7 +16,7 @@ export TETHER_E2E_CACHE
 
 dir=${BUILD_DIR:-build/bench}
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
-cmake --build "$dir" --target tether bench_os bench_supervision bench_footprint bench_tray_floor -j "$(nproc)" \
+cmake --build "$dir" --target tether bench_os bench_supervision bench_supervision_model bench_footprint bench_tray_floor -j "$(nproc)" \
     >"$dir.build.log" 2>&1 || { grep -E 'error' "$dir.build.log" | head -40; exit 1; }
 export TETHER_BIN="$PWD/$dir/app/tether" BENCH_TRAY_FLOOR="$PWD/$dir/tests/bench/bench_tray_floor"
 export TETHER_STUBBORN_MCP="$PWD/tests/e2e/stubborn-mcp.sh"
@@ -24,6 +25,8 @@ echo "=== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -
 echo "=== load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "=== bench_os"
 "$dir/tests/bench/bench_os"
+echo "=== bench_supervision_model (the model-based test's driver, beside policy::step alone)"
+"$dir/tests/bench/bench_supervision_model" 1000000
 echo "=== bench_supervision (demo, opencode)"
 "$dir/tests/bench/bench_supervision" demo opencode
 
