@@ -15,6 +15,7 @@
 #include <string_view>
 #include <sys/syscall.h>
 #include <ctime>
+#include <poll.h>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -544,6 +545,37 @@ std::uint64_t startTimeNow() {
     const long ticks = std::max(1L, ::sysconf(_SC_CLK_TCK));
     return static_cast<std::uint64_t>(ts.tv_sec) * static_cast<std::uint64_t>(ticks) +
            static_cast<std::uint64_t>(ts.tv_nsec) * static_cast<std::uint64_t>(ticks) / 1000000000u;
+}
+
+std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {
+#if defined(SYS_pidfd_open)
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(id.pid), 0u));
+    if (fd < 0) {
+        if (error) *error = std::string("pidfd_open: ") + std::strerror(errno);
+        return nullptr;
+    }
+    std::unique_ptr<ExitWatch> w(new ExitWatch);
+    w->fd_ = fd;
+    // The pidfd pins the process: verified now, it is the one watched from here on.
+    if (alive(id) != Liveness::Alive) {
+        if (error) *error = "pid " + std::to_string(id.pid) + " is not that process (or gone)";
+        return nullptr;
+    }
+    return w;
+#else
+    (void)id;
+    if (error) *error = "pidfd_open is not available";
+    return nullptr;
+#endif
+}
+
+ExitWatch::~ExitWatch() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool ExitWatch::exited() const {
+    pollfd p{fd_, POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR));
 }
 
 } // namespace tether::os

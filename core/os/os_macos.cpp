@@ -15,6 +15,7 @@
 #include <libproc.h>
 #include <mach/mach_time.h>
 #include <netinet/in.h>
+#include <sys/event.h>
 #include <sys/proc.h>
 #include <sys/proc_info.h>
 #include <sys/sysctl.h>
@@ -251,6 +252,41 @@ std::uint64_t startTimeNow() {
     timeval tv{};
     if (::gettimeofday(&tv, nullptr) != 0) return 0;
     return std::uint64_t(tv.tv_sec) * 1000000u + std::uint64_t(tv.tv_usec);
+}
+
+// Written against kqueue(2) / kevent(2), not compiled here: EVFILT_PROC with NOTE_EXIT on a
+// kqueue of its own; the kqueue's fd reads as ready once the event fired.
+std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {
+    const int kq = ::kqueue();
+    if (kq < 0) {
+        if (error) *error = std::string("kqueue: ") + std::strerror(errno);
+        return nullptr;
+    }
+    std::unique_ptr<ExitWatch> w(new ExitWatch);
+    w->fd_ = kq;
+    struct kevent change;
+    EV_SET(&change, static_cast<uintptr_t>(id.pid), EVFILT_PROC, EV_ADD | EV_ENABLE | EV_ONESHOT,
+           NOTE_EXIT, 0, nullptr);
+    if (::kevent(kq, &change, 1, nullptr, 0, nullptr) < 0) {
+        if (error) *error = std::string("kevent: ") + std::strerror(errno);
+        return nullptr;
+    }
+    // Registered first, verified after: a pid reused in between is caught here.
+    if (alive(id) != Liveness::Alive) {
+        if (error) *error = "pid " + std::to_string(id.pid) + " is not that process (or gone)";
+        return nullptr;
+    }
+    return w;
+}
+
+ExitWatch::~ExitWatch() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool ExitWatch::exited() const {
+    struct kevent event;
+    const timespec zero{0, 0};
+    return ::kevent(fd_, nullptr, 0, &event, 1, &zero) > 0;
 }
 
 } // namespace tether::os

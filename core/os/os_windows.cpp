@@ -641,4 +641,26 @@ bool Job::terminate(unsigned exitCode, std::string *error) {
     return true;
 }
 
+std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {
+    // The handle pins the process object: verified while held, it is the one watched.
+    TerminateOutcome why = TerminateOutcome::Unknown;
+    std::string detail;
+    HANDLE h = openVerified(id, SYNCHRONIZE, why, detail);
+    if (!h) {
+        if (error) *error = detail;
+        return nullptr;
+    }
+    std::unique_ptr<ExitWatch> w(new ExitWatch);
+    w->handle_ = h;
+    return w;
+}
+
+ExitWatch::~ExitWatch() {
+    if (handle_) CloseHandle(static_cast<HANDLE>(handle_));
+}
+
+bool ExitWatch::exited() const {
+    return WaitForSingleObject(static_cast<HANDLE>(handle_), 0) == WAIT_OBJECT_0;
+}
+
 } // namespace tether::os

@@ -128,6 +128,29 @@ std::uint64_t startTimeNow();
 Pid currentPid();
 Pid currentProcessGroup(); // 0 on Windows
 
+// Tells when a process that is not Tether's child exits, without polling: Linux a pidfd
+// (readable once the process has exited), macOS a kqueue watching EVFILT_PROC/NOTE_EXIT (readable
+// on the event), Windows the process handle (signalled). The watch is opened first and the
+// identity verified after, so it watches exactly that process, never a pid reused later.
+// nullptr when the identity does not hold or the kernel lacks it (*error says which): the
+// caller then looks on a cadence.
+class ExitWatch {
+public:
+    static std::unique_ptr<ExitWatch> open(const Identity &id, std::string *error = nullptr);
+    ~ExitWatch();
+    ExitWatch(const ExitWatch &) = delete;
+    ExitWatch &operator=(const ExitWatch &) = delete;
+
+    int fd() const { return fd_; }           // POSIX: watch for readability; -1 on Windows
+    void *handle() const { return handle_; } // Windows: wait on it; nullptr on POSIX
+    bool exited() const;                     // now, without blocking
+
+private:
+    ExitWatch() = default;
+    int fd_ = -1;
+    void *handle_ = nullptr;
+};
+
 // Windows job object: a named container for a process tree that can be terminated as a whole
 // and reopened by name by a later Tether launch. On POSIX every call fails (returns nullptr /
 // false); containment there is a process group (setsid in the child).

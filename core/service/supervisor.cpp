@@ -13,6 +13,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
+#ifdef Q_OS_WIN
+#include <QWinEventNotifier>
+#else
+#include <QSocketNotifier>
+#endif
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -276,17 +281,47 @@ void Supervisor::refreshStatus() {
     emit statusChanged();
 }
 
-// An adopted service is not our child: nothing tells Tether when it dies but a look.
+// An adopted service is not our child: the kernel tells when it exits (pidfd, kqueue, process
+// handle); where it cannot, a look on a cadence does.
 void Supervisor::watchAdoptedExit() {
     const policy::SupervisionState &s = exec_->state();
     const bool watch = s.svc && !s.svc->ourChild && s.svc->id.pid > 0 &&
                        (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
-    if (!watch) {
+    if (!watch || s.svc->id != watched_) {
+        exitNotifier_.reset();
+        exitWatch_.reset();
         aliveTimer_.stop();
+        watched_ = {};
+    }
+    if (!watch || watched_ == s.svc->id) return;
+    const os::Identity id = s.svc->id;
+    watched_ = id;
+    std::string why;
+    exitWatch_ = os::ExitWatch::open(id, &why);
+    if (exitWatch_) {
+#ifdef Q_OS_WIN
+        auto *n = new QWinEventNotifier(exitWatch_->handle());
+        const auto signal = &QWinEventNotifier::activated;
+#else
+        auto *n = new QSocketNotifier(qintptr(exitWatch_->fd()), QSocketNotifier::Read);
+        const auto signal = &QSocketNotifier::activated;
+#endif
+        connect(n, signal, this, [this, n, id] {
+            n->setEnabled(false);                   // once is enough (the fd stays readable)
+            exitNotifier_.release()->deleteLater(); // we are inside its own signal
+            feed(policy::Exited{id, "pid " + std::to_string(id.pid) + " exited", 0});
+        });
+        exitNotifier_.reset(n);
+        emit logLine(
+            QStringLiteral("watching pid %1 for its exit (kernel notification)").arg(id.pid));
         return;
     }
-    if (!aliveTimer_.isActive())
-        aliveTimer_.start(int(std::max<Ms>(50, config_.settings.timings.probeIntervalMs / 5)));
+    const int every = int(std::max<Ms>(50, config_.settings.timings.probeIntervalMs / 5));
+    emit logLine(QStringLiteral("no exit notification for pid %1 (%2): looking every %3 ms")
+                     .arg(id.pid)
+                     .arg(q(why))
+                     .arg(every));
+    aliveTimer_.start(every);
 }
 
 void Supervisor::watchManagedRegistration() {

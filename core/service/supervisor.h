@@ -114,9 +114,14 @@ private:
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;
     CrashCleanup crashCleanup_;
-    os::Identity announced_;  // the last identity serviceStarted was emitted for
-    QDateTime startedAt_;     // wall clock, display only
-    QTimer aliveTimer_;       // adopted services are not our children: looked at on a cadence
+    os::Identity announced_; // the last identity serviceStarted was emitted for
+    QDateTime startedAt_;    // wall clock, display only
+    // An adopted service is not our child: its exit comes from the kernel (ExitWatch + a
+    // notifier) where it can, else from a look on a cadence.
+    std::unique_ptr<os::ExitWatch> exitWatch_;
+    std::unique_ptr<QObject> exitNotifier_; // QSocketNotifier (POSIX) / QWinEventNotifier
+    os::Identity watched_;
+    QTimer aliveTimer_;
     QTimer managedTimer_;     // opencode 2.x: service.json, on a cadence
     QByteArray managedStamp_; // the last content seen of service.json
 };

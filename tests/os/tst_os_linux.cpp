@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <poll.h>
 #include <unistd.h>
 
 using namespace tether::os;
@@ -119,6 +120,8 @@ private slots:
     void parsesAwkwardNameAndArgvExactly();
     void snapshotDescribesThisProcess();
     void jobsAreWindowsOnly();
+    void exitWatchFiresOnExitAndRefusesAForgery();
+    void startTimeNowBoundsLaterStarts();
 };
 
 void TestOsLinux::guardRefusesInitSelfAndEverything() {
@@ -219,6 +222,47 @@ void TestOsLinux::zombieIsNotAlive() {
     QVERIFY(waitGone(*id, 0ms));
     QCOMPARE(terminate(*id, 100ms).outcome, TerminateOutcome::AlreadyGone);
     QVERIFY(!signalIdentity(*id, Signal::Kill));
+}
+
+// The kernel's word that a process exited (pidfd), without polling: not ready while it runs,
+// ready within milliseconds of SIGKILL; a forged identity is never watched.
+void TestOsLinux::exitWatchFiresOnExitAndRefusesAForgery() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Helper decoy({"decoy", dir.filePath("signals")});
+    QVERIFY(!decoy.waitLine("ready").isEmpty());
+    const Identity real = decoy.identity();
+    std::string error;
+    QVERIFY(!ExitWatch::open({real.pid, real.startTime + 1}, &error));
+    QVERIFY(!error.empty());
+    const std::unique_ptr<ExitWatch> w = ExitWatch::open(real, &error);
+    QVERIFY2(w, error.c_str());
+    QVERIFY(w->fd() >= 0);
+    QVERIFY(!w->exited());
+    pollfd p{w->fd(), POLLIN, 0};
+    QCOMPARE(::poll(&p, 1, 50), 0); // alive: nothing to read
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(signalIdentity(real, Signal::Kill));
+    p.revents = 0;
+    QCOMPARE(::poll(&p, 1, 5000), 1); // woken by the exit, not found by a look
+    QVERIFY(w->exited());
+    qInfo("SIGKILL -> pidfd readable: %lld ms", static_cast<long long>(t.elapsed()));
+    QVERIFY(t.elapsed() < 1000);
+}
+
+// A process that starts after startTimeNow() has a greater start-time token.
+void TestOsLinux::startTimeNowBoundsLaterStarts() {
+    const std::uint64_t before = startTimeNow();
+    QVERIFY(before > 0);
+    QTest::qWait(30); // a few clock ticks (10 ms each), so the bound is strict
+    Helper later({"sleep", "30"});
+    QVERIFY(later.proc.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(later.identity().startTime != 0, 10000);
+    QVERIFY2(later.identity().startTime > before,
+             qPrintable(QStringLiteral("%1 <= %2").arg(later.identity().startTime).arg(before)));
+    // And this process, started long before, is below it.
+    QVERIFY(identityOf(currentPid())->startTime < before);
 }
 
 void TestOsLinux::forgedIdentityIsNeverSignalled() {

@@ -367,6 +367,24 @@ void testForgedIdentityRefused() {
     CHECK(alive(real) == Liveness::Alive);
 }
 
+// The process handle is the exit notification: not signalled while the child runs, signalled
+// once it is ended; a forged identity is never watched.
+void testExitWatchSignalledOnExit() {
+    Child child({L"sleep"});
+    const Identity real = child.identity();
+    std::string error;
+    CHECK(!ExitWatch::open({real.pid, real.startTime + 10'000'000}, &error));
+    CHECK(!error.empty());
+    const std::unique_ptr<ExitWatch> w = ExitWatch::open(real, &error);
+    CHECK_MSG(w != nullptr, error);
+    CHECK(w->handle() != nullptr && w->fd() == -1);
+    CHECK(!w->exited());
+    CHECK(WaitForSingleObject(static_cast<HANDLE>(w->handle()), 100) == WAIT_TIMEOUT);
+    CHECK(terminate(real, 100ms).outcome == TerminateOutcome::Killed);
+    CHECK(WaitForSingleObject(static_cast<HANDLE>(w->handle()), 5000) == WAIT_OBJECT_0);
+    CHECK(w->exited());
+}
+
 void testTerminateEndsChild() {
     Child child({L"sleep"});
     const Identity id = child.identity();
@@ -709,6 +727,8 @@ int wmain(int argc, wchar_t **argv) {
          testExitedChildNotAliveWhileHandleOpen},
         {"a pid that does not exist is NotFound", testInspectMissingPid},
         {"forged identity is refused and the child keeps running", testForgedIdentityRefused},
+        {"an exit watch is signalled when the process ends, never for a forgery",
+         testExitWatchSignalledOnExit},
         {"terminate ends a windowless child", testTerminateEndsChild},
         {"terminate closes a windowed child gracefully (WM_CLOSE)",
          testTerminateClosesWindowGracefully},
