@@ -20,7 +20,14 @@ namespace tether {
 QuitSignals::QuitSignals(QObject *parent)
     : QObject(parent) {
 #ifdef Q_OS_UNIX
-    if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
+    // pipe() + fcntl, not pipe2: macOS has no pipe2 (the flags are set before any fork).
+    if (g_pipe[0] < 0) {
+        if (::pipe(g_pipe) != 0) return;
+        for (int fd : g_pipe) {
+            ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        }
+    }
     auto *notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
     connect(notifier, &QSocketNotifier::activated, this, [this] {
         char byte = 0;

@@ -87,6 +87,7 @@ StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, 
     if (!plan.group || plan.pgid <= 1) return r;
     // What is left of its group: decided on the members seen right now, then sent at once.
     const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
+    if (members.empty()) return r; // nothing left: nothing to send, nothing to report
     const policy::GroupVerdict v =
         policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup(),
                              plan.membersStartedBy);

@@ -406,6 +406,32 @@ private slots:
 
     // --- Quit -----------------------------------------------------------------------------
 
+    // SIGTERM (a logout's, systemd's, a person's `kill`) quits as configured: here the service
+    // is left running for the next launch, and Tether exits 0 after saying so.
+    void sigtermQuitsAsConfiguredAndLeavesTheServiceRunning() {
+        Settings s = demoSettings(port_);
+        s.stopServiceOnQuit = false; // the default: the next launch adopts it
+        HeadlessTether t(dataDir_->path(), s);
+        const QJsonObject st = waitHealthy(t);
+        QVERIFY2(!st.isEmpty(), qPrintable(t.log()));
+        const qint64 servicePid = st.value(QLatin1String("pid")).toInteger();
+        const std::optional<os::Identity> service = os::identityOf(servicePid);
+        QVERIFY(service);
+        QVERIFY(::kill(pid_t(t.pid()), SIGTERM) == 0); // our own child
+        QVERIFY2(t.process().waitForFinished(kLong), qPrintable(t.log()));
+        QCOMPARE(t.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(t.process().exitCode(), 0);
+        QVERIFY2(t.log().contains(QLatin1String("tether quits; the service keeps running")),
+                 qPrintable(t.log()));
+        QCOMPARE(os::alive(*service), os::Liveness::Alive);
+        // The next launch adopts it; its quit in cleanup() stops nothing, so stop it here.
+        HeadlessTether next(dataDir_->path(), s);
+        QVERIFY2(!waitHealthy(next).isEmpty(), qPrintable(next.log()));
+        QCOMPARE(next.status().value(QLatin1String("pid")).toInteger(), servicePid);
+        next.run({QStringLiteral("stop")});
+        QTRY_VERIFY_WITH_TIMEOUT(os::alive(*service) == os::Liveness::Gone, kLong);
+    }
+
     void aQuitDuringAStopLetsTheStopFinishAndLeavesNoOrphan() {
         // Found by the soak: `tether stop` then at once `tether quit` (the user stops the service
         // and quits, or logs out): Tether quit in the middle of the stop and a stubborn MCP child
