@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -106,7 +107,7 @@ void Runtime::makeSupervisor(const Settings &s) {
                  .arg(QCoreApplication::applicationVersion(),
                       QString::fromLatin1(policy::toString(resolved.profile.dialect)))
                  .arg(resolved.profile.port)
-                 .arg(storage::dataDir()));
+                 .arg(QDir::toNativeSeparators(storage::dataDir())));
 
     Supervisor *sup = supervisor_.get();
     connect(sup, &Supervisor::statusChanged, this, &Runtime::statusChanged);
