@@ -42,7 +42,8 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tether-wine-cli.XXXXXX")
 # The control pipe's name comes from the data directory: a fresh one reaches no other Tether.
-export TETHER_DATA_DIR="C:\\tether-cli-test-$$-$RANDOM"
+datadir=tether-cli-test-$$-$RANDOM
+export TETHER_DATA_DIR="C:\\$datadir"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf '[service]\nprofile=demo\nport=%s\n' "$port" >"$work/settings.ini"
 cd "$bin"
@@ -143,5 +144,5 @@ run tether-cli.exe status
 check "after quit: exit 3" rc_is 3
 wait "$headless" 2>/dev/null
 timeout -k 5 60 wineserver -k
-rm -rf "$work"
+rm -rf "$work" "$WINEPREFIX/drive_c/$datadir"
 finish
