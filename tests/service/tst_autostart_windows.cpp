@@ -116,8 +116,8 @@ private slots:
 
     void enabledFlagsReadAsOn() {
         setRunValue(autostart::windowsRunValue(tray_));
-        for (unsigned char first : {0x02, 0x06}) {
-            setFlag(first);
+        for (int first : {0x02, 0x06}) {
+            setFlag(static_cast<unsigned char>(first));
             QCOMPARE(platformAutostart(tray_)->status().state, State::On);
         }
     }
