@@ -102,7 +102,33 @@ for exe in tether-cli.exe tether.exe; do
     cp "$work/out" "$work/status-$exe.txt"
 done
 run tether-cli.exe status --json
-check "status --json says where start at login stands" grep -q '"startAtLogin":{' "$work/out"
+check "status --json: start at login off" grep -q '"startAtLogin":{"detail":"[^"]*","state":"off"}' "$work/out"
+
+# --- start at login switched off in Task Manager (issue 14, 3.10): the running Tether reads the
+# StartupApproved flag (odd first byte) beside its Run value and `tether status` says so. Only
+# when this prefix has no Tether start-at-login values of its own: they are removed afterwards.
+run_key='HKCU\Software\Microsoft\Windows\CurrentVersion\Run'
+approved_key='HKCU\Software\Microsoft\Windows\CurrentVersion\Explorer\StartupApproved\Run'
+reg_absent() { ! timeout -k 5 60 wine reg query "$1" /v Tether >/dev/null 2>&1; }
+if reg_absent "$run_key" && reg_absent "$approved_key"; then
+    timeout -k 5 60 wine reg add "$run_key" /v Tether /d "\"Z:${bin//\//\\}\\tether.exe\" --autostart" /f \
+        >/dev/null 2>&1
+    timeout -k 5 60 wine reg add "$approved_key" /v Tether /t REG_BINARY \
+        /d 030000000000000000000000 /f >/dev/null 2>&1
+    run tether-cli.exe status --json
+    check "status --json: start at login disabledBySystem" \
+        grep -q '"startAtLogin":{"detail":"Disabled in Windows Settings[^"]*","state":"disabledBySystem"}' "$work/out"
+    run tether-cli.exe status
+    check "status: says start at login is disabled in Windows Settings" \
+        grep -q '^start at login: Disabled in Windows Settings' "$work/out"
+    timeout -k 5 60 wine reg delete "$run_key" /v Tether /f >/dev/null 2>&1
+    timeout -k 5 60 wine reg delete "$approved_key" /v Tether /f >/dev/null 2>&1
+    run tether-cli.exe status --json
+    check "status --json: start at login off again" grep -q '"state":"off"}' "$work/out"
+else
+    failed=$((failed + 1))
+    echo "FAIL this prefix already has Tether start-at-login values: use a prefix of its own"
+fi
 
 # --- a real console: cmd on a pseudo-terminal, in code page 437 (not UTF-8). A batch file
 # expands %errorlevel% line by line, after each command.
