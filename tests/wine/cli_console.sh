@@ -136,6 +136,7 @@ printf '%s\r\n' '@echo off' 'chcp 437 >nul' \
     'tether-cli.exe status' 'echo cli-rc=%errorlevel%' \
     'tether-cli.exe mcp-connect' 'echo usage-rc=%errorlevel%' \
     'tether.exe status' 'echo gui-rc=%errorlevel%' \
+    "tether.exe status > Z:${work//\//\\}\\gui-redirected.txt" 'echo redirect-rc=%errorlevel%' \
     "type Z:${work//\//\\}\\status-tether-cli.exe.txt" >"$work/console.bat"
 winbat="Z:${work//\//\\}\\console.bat"
 timeout -k 5 180 script -qec "wine cmd /c '$winbat'" "$work/console.log" >/dev/null 2>&1
@@ -144,7 +145,8 @@ console_has() { # count, bytes
     n=$(grep -c -a -- "$2" "$work/console.log")
     [ "$n" -eq "$1" ] || { echo "  $n lines with '$2' (wanted $1):"; cat -v "$work/console.log"; false; }
 }
-# Both verbs' lines arrive intact; the third "healthy" line is `type` of the UTF-8 file.
+# Both verbs' lines arrive intact (the redirected one is not on the console); the last
+# "healthy" line is `type` of the UTF-8 file.
 check "console: '·' intact from tether-cli.exe and tether.exe (WriteConsoleW)" \
     console_has 2 $'healthy \xc2\xb7 pid '
 check "console: the same UTF-8 bytes typed raw come out garbled (negative control)" \
@@ -152,6 +154,10 @@ check "console: the same UTF-8 bytes typed raw come out garbled (negative contro
 check "console: cmd sees tether-cli's exit 0" console_has 1 'cli-rc=0'
 check "console: cmd sees tether-cli's exit 2 for a usage error" console_has 1 'usage-rc=2'
 check "console: tether.exe attached to cmd's console and printed there" console_has 1 'gui-rc=0'
+# cmd's `>` hands tether.exe a file: it stays the output (UTF-8), the console does not get it.
+check "console: tether.exe status > file inside cmd: exit 0" console_has 1 'redirect-rc=0'
+check "console: tether.exe status > file inside cmd: UTF-8 in the file" \
+    grep -q $'^healthy \xc2\xb7 pid ' "$work/gui-redirected.txt"
 
 # --- end what this script started: Tether through its own verb. The demo service keeps running
 # after a quit by design (and `stop` of a Windows service is another branch's defect), so the
