@@ -68,11 +68,12 @@ QString verbHelp() {
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.
-    text += QStringLiteral("\n\nOn Windows run the verbs with tether-cli.exe: the shell waits for "
-                           "it and sees its exit code. tether.exe prints them too, but the "
-                           "shell does not wait for it. tether-cli.exe without a verb only "
-                           "prints this help (`tether-cli --headless` runs the supervisor in "
-                           "the console); the tray is tether.exe.");
+    text += QStringLiteral(
+        "\n\nOn Windows run the verbs with tether-cli.exe: cmd and PowerShell wait for it and see"
+        "\nits exit code. tether.exe runs them too and prints to the same console, but the shell"
+        "\ndoes not wait for it (its prompt may come first, %ERRORLEVEL% is not its exit code)."
+        "\ntether-cli.exe without a verb only prints this help (`tether-cli --headless` runs the"
+        "\nsupervisor in the console); the tray is tether.exe.");
 #endif
     return text;
 }
