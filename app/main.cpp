@@ -2,6 +2,7 @@
 #include "control/control_client.h"
 #include "demo/demo.h"
 #include "shell/cli.h"
+#include "shell/console.h"
 #include "shell/runtime.h"
 #include "shell/unix_signals.h"
 #include "tray/tray_app.h"
@@ -10,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QSessionManager>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -20,14 +22,16 @@ struct MainOptions {
     QString settingsPath;
 };
 
-MainOptions parseMainOptions(const QCoreApplication &app) {
+// printHere: our own output reaches a terminal, file or pipe. Otherwise (the tray, or tether.exe
+// started with nowhere to print) Qt's parser reports help and errors, in a message box on Windows.
+MainOptions parseMainOptions(const QCoreApplication &app, bool printHere) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral(
             "Tray companion that supervises a local AI-agent service and its MCP servers.\n\n") +
         tether::cli::verbHelp());
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption headless(QStringLiteral("headless"),
                                       QStringLiteral("Run the supervisor without a tray."));
     const QCommandLineOption autostart(QStringLiteral("autostart"),
@@ -36,8 +40,23 @@ MainOptions parseMainOptions(const QCoreApplication &app) {
         QStringLiteral("settings"), QStringLiteral("Use this settings file instead of the user's."),
         QStringLiteral("file"));
     parser.addOptions({headless, autostart, settings});
-    parser.process(app);
-    if (parser.positionalArguments().value(0) == QLatin1String("help")) parser.showHelp(0);
+    if (!printHere) {
+        parser.process(app);
+        if (parser.positionalArguments().value(0) == QLatin1String("help")) parser.showHelp(0);
+    } else if (!parser.parse(app.arguments())) {
+        tether::console::writeLine(tether::console::Stream::Err,
+                                   QStringLiteral("tether: ") + parser.errorText());
+        std::exit(tether::cli::kExitUsage);
+    } else if (parser.isSet(help) ||
+               parser.positionalArguments().value(0) == QLatin1String("help")) {
+        tether::console::writeLine(tether::console::Stream::Out, parser.helpText().trimmed());
+        std::exit(tether::cli::kExitOk);
+    } else if (parser.isSet(version)) {
+        tether::console::writeLine(tether::console::Stream::Out,
+                                   QStringLiteral("tether ") +
+                                       QCoreApplication::applicationVersion());
+        std::exit(tether::cli::kExitOk);
+    }
     return MainOptions{parser.isSet(headless), parser.isSet(autostart), parser.value(settings)};
 }
 
@@ -46,10 +65,13 @@ int runHeadless(const MainOptions &options) {
     QString error;
     switch (runtime.init(&error)) {
     case tether::Runtime::Init::AnotherInstance:
-        std::fprintf(stderr, "tether: already running for this user (see `tether status`)\n");
+        tether::console::writeLine(
+            tether::console::Stream::Err,
+            QStringLiteral("tether: already running for this user (see `tether status`)"));
         return 1;
     case tether::Runtime::Init::Error:
-        std::fprintf(stderr, "tether: %s\n", qPrintable(error));
+        tether::console::writeLine(tether::console::Stream::Err,
+                                   QStringLiteral("tether: ") + error);
         return 1;
     case tether::Runtime::Init::Ok:
         break;
@@ -81,22 +103,45 @@ int main(int argc, char **argv) {
 
     const bool verb = argc > 1 && tether::cli::isVerb(QString::fromLocal8Bit(argv[1]));
     // `tether help` is `tether --help`: the options and the verbs of control/verbs.h.
-    bool headless = verb || (argc > 1 && std::strcmp(argv[1], "help") == 0);
-    for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--headless") == 0 || std::strcmp(argv[i], "--version") == 0 ||
-            std::strcmp(argv[i], "-v") == 0 || std::strcmp(argv[i], "--help") == 0 ||
-            std::strcmp(argv[i], "-h") == 0)
-            headless = true;
+    bool answers = verb || (argc > 1 && std::strcmp(argv[1], "help") == 0);
+    bool headless = answers;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0 ||
+            std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
+            answers = true;
+        if (std::strcmp(argv[i], "--headless") == 0) headless = true;
+    }
+    headless = headless || answers;
+
+#if defined(TETHER_CONSOLE_EXE)
+    // tether-cli.exe is for a terminal: a tray from it would hold the shell (and die with the
+    // console window), so without a verb it says where the tray is.
+    if (!headless) {
+        QCoreApplication app(argc, argv);
+        tether::console::writeLine(
+            tether::console::Stream::Err,
+            QStringLiteral("tether-cli runs the verbs; start the tray with tether.exe.\n\n") +
+                tether::cli::verbHelp());
+        return tether::cli::kExitUsage;
+    }
+#endif
 
     if (headless) {
         QCoreApplication app(argc, argv);
+        // Verbs, help and version print to the shell that ran us (tether.exe is a GUI program
+        // on Windows). --headless alone stays off that console: closing it would end us.
+#if defined(TETHER_CONSOLE_EXE)
+        const bool prints = true;
+#else
+        const bool prints = answers && tether::console::attachParentConsole();
+#endif
         if (verb) return tether::cli::runVerb(app.arguments().mid(1));
-        return runHeadless(parseMainOptions(app));
+        return runHeadless(parseMainOptions(app, prints));
     }
 
     QApplication app(argc, argv);
     QApplication::setQuitOnLastWindowClosed(false);
-    const MainOptions options = parseMainOptions(app);
+    const MainOptions options = parseMainOptions(app, false);
     tether::Runtime runtime({options.settingsPath, false});
     QString error;
     switch (runtime.init(&error)) {

@@ -2,6 +2,7 @@
 
 #include "control/control_client.h"
 #include "control/verbs.h"
+#include "shell/console.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -9,7 +10,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
-#include <cstdio>
 
 namespace tether::cli {
 
@@ -29,8 +29,9 @@ QString cliVerbNames() {
     return names.join(QLatin1Char('|'));
 }
 
-void print(FILE *to, const QString &text) {
-    std::fprintf(to, "%s\n", qPrintable(text));
+using console::Stream;
+void print(Stream to, const QString &text) {
+    console::writeLine(to, text);
 }
 
 QString humanDuration(qint64 seconds) {
@@ -62,6 +63,18 @@ QString verbHelp() {
                     .arg(usages.at(row++), -width)
                     .arg(QLatin1String(v.summary));
     }
+    text += QStringLiteral("\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
+                           "3 Tether is not running.");
+#if defined(Q_OS_WIN)
+    // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
+    // reaches them.
+    text += QStringLiteral(
+        "\n\nOn Windows run the verbs with tether-cli.exe: cmd and PowerShell wait for it and see"
+        "\nits exit code. tether.exe runs them too and prints to the same console, but the shell"
+        "\ndoes not wait for it (its prompt may come first, %ERRORLEVEL% is not its exit code)."
+        "\ntether-cli.exe without a verb only prints this help (`tether-cli --headless` runs the"
+        "\nsupervisor in the console); the tray is tether.exe.");
+#endif
     return text;
 }
 
@@ -95,6 +108,13 @@ QString describeStatus(const QJsonObject &s) {
                         ? QStringLiteral(" (pid %1)").arg(o.value(QLatin1String("pid")).toInteger())
                         : QString());
     }
+    // Start at login only when it needs a person: off in Windows Settings, foreign, unreadable.
+    const QJsonObject login = s.value(QLatin1String("startAtLogin")).toObject();
+    const QString loginState = login.value(QLatin1String("state")).toString();
+    if (!loginState.isEmpty() && loginState != QLatin1String("on") &&
+        loginState != QLatin1String("off"))
+        line +=
+            QStringLiteral("\nstart at login: ") + login.value(QLatin1String("detail")).toString();
     const int orphans = s.value(QLatin1String("orphans")).toArray().size();
     if (orphans > 0)
         line += QStringLiteral("\n%1 orphaned MCP process(es): run `tether cleanup`").arg(orphans);
@@ -115,14 +135,23 @@ int runVerb(const QStringList &args) {
                                       QStringLiteral("Settings file (ignored by verbs)."),
                                       QStringLiteral("file"));
     parser.addOptions({json, dryRun, settings});
-    parser.addHelpOption();
-    parser.process(QStringList{QStringLiteral("tether")} + args);
+    const QCommandLineOption help = parser.addHelpOption();
+    // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a
+    // message box on Windows).
+    if (!parser.parse(QStringList{QStringLiteral("tether")} + args)) {
+        print(Stream::Err, QStringLiteral("tether: %1\n\n%2").arg(parser.errorText(), verbHelp()));
+        return kExitUsage;
+    }
+    if (parser.isSet(help)) {
+        print(Stream::Out, parser.helpText().trimmed());
+        return kExitOk;
+    }
     const QStringList positional = parser.positionalArguments();
     const QString verb = positional.value(0);
     const VerbInfo *info = cliVerb(verb);
     if (!info) {
-        print(stderr, QStringLiteral("tether: unknown verb %1\n\n%2").arg(verb, verbHelp()));
-        return 2;
+        print(Stream::Err, QStringLiteral("tether: unknown verb %1\n\n%2").arg(verb, verbHelp()));
+        return kExitUsage;
     }
 
     control::Request request{info->verb, {}};
@@ -130,8 +159,8 @@ int runVerb(const QStringList &args) {
         request.args.insert(QStringLiteral("dryRun"), parser.isSet(dryRun));
     if (info->takesName) {
         if (positional.size() < 2) {
-            print(stderr, QStringLiteral("tether %1: name the MCP server").arg(verb));
-            return 2;
+            print(Stream::Err, QStringLiteral("tether %1: name the MCP server").arg(verb));
+            return kExitUsage;
         }
         request.args.insert(QStringLiteral("name"), positional.value(1));
     }
@@ -139,16 +168,16 @@ int runVerb(const QStringList &args) {
     switch (reply.status) {
     case control::Reply::Status::NotRunning:
         if (info->verb == Verb::Status && parser.isSet(json))
-            print(stdout, QStringLiteral("{\"running\":false}"));
+            print(Stream::Out, QStringLiteral("{\"running\":false}"));
         else
-            print(stderr,
+            print(Stream::Err,
                   QStringLiteral(
                       "tether: not running (start it with `tether` or `tether --headless`)"));
-        return 3;
+        return kExitNotRunning;
     case control::Reply::Status::NoAnswer:
     case control::Reply::Status::Error:
-        print(stderr, QStringLiteral("tether %1: %2").arg(verb, reply.error));
-        return 1;
+        print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
+        return kExitFailed;
     case control::Reply::Status::Ok:
         break;
     }
@@ -157,13 +186,13 @@ int runVerb(const QStringList &args) {
         body.remove(QStringLiteral("ok"));
         const QJsonObject out =
             info->verb == Verb::Status ? body.value(QLatin1String("status")).toObject() : body;
-        print(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact)));
+        print(Stream::Out, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact)));
     } else if (info->verb == Verb::Status) {
-        print(stdout, describeStatus(reply.body.value(QLatin1String("status")).toObject()));
+        print(Stream::Out, describeStatus(reply.body.value(QLatin1String("status")).toObject()));
     } else if (reply.body.contains(QLatin1String("message"))) {
-        print(stdout, reply.body.value(QLatin1String("message")).toString());
+        print(Stream::Out, reply.body.value(QLatin1String("message")).toString());
     }
-    return 0;
+    return kExitOk;
 }
 
 } // namespace tether::cli

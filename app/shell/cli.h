@@ -6,6 +6,12 @@
 
 namespace tether::cli {
 
+// Exit codes of the verbs, listed in `tether help`: scripts and cmd's %ERRORLEVEL% read them.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;     // Tether answered with an error, or not at all
+inline constexpr int kExitUsage = 2;      // unknown verb or option, missing NAME
+inline constexpr int kExitNotRunning = 3; // no Tether runs for this user
+
 // A command-line verb of control/verbs.h (not "show", which only a second launch sends).
 bool isVerb(const QString &arg);
 // The verbs with their options and one help line each, from control/verbs.h: for `tether

@@ -2,6 +2,7 @@
 
 #include "service/log_rotation.h"
 #include "service/registration.h"
+#include "settings/autostart.h"
 #include "settings/storage.h"
 
 #include <QCoreApplication>
@@ -188,8 +189,15 @@ QByteArray Runtime::answer(const control::Request &request) {
         return control::errorReply(
             QStringLiteral("Tether is shutting down: it starts no service now"));
     switch (request.verb) {
-    case Verb::Status:
-        return control::okReply({{QStringLiteral("status"), supervisor_->status().toJson()}});
+    case Verb::Status: {
+        QJsonObject status = supervisor_->status().toJson();
+        // Read back from the OS, as the tray does: the user may have changed it in Windows.
+        const AutostartStatus login = platformAutostart()->status();
+        status.insert(QStringLiteral("startAtLogin"),
+                      QJsonObject{{QStringLiteral("state"), autostartStateName(login.state)},
+                                  {QStringLiteral("detail"), autostartDescription(login)}});
+        return control::okReply({{QStringLiteral("status"), status}});
+    }
     case Verb::Start:
         supervisor_->start();
         return control::okReply();

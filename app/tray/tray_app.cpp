@@ -99,6 +99,7 @@ void TrayApp::buildMenu() {
     // the menu opens and after each change, never from a flag of our own.
     const auto showLogin = [login] {
         const LoginMenuItem item = loginMenuItem(platformAutostart()->status());
+        login->setText(item.text);
         login->setChecked(item.checked);
         login->setEnabled(item.enabled);
         login->setToolTip(item.toolTip);

@@ -103,10 +103,14 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
 }
 
 LoginMenuItem loginMenuItem(const AutostartStatus &status) {
+    using State = AutostartStatus::State;
     LoginMenuItem item;
-    item.checked = status.state == AutostartStatus::State::On;
-    item.enabled =
-        status.state == AutostartStatus::State::On || status.state == AutostartStatus::State::Off;
+    item.text = status.state == State::DisabledBySystem
+                    ? tr("Start at login (disabled in Windows Settings)")
+                    : tr("Start at login");
+    item.checked = status.state == State::On;
+    item.enabled = status.state == State::On || status.state == State::Off ||
+                   status.state == State::DisabledBySystem;
     item.toolTip = autostartDescription(status);
     return item;
 }

@@ -50,8 +50,11 @@ TrayMenuModel trayMenuModel(const ServiceStatus &status, const QDateTime &now);
 
 // The "Start at login" checkbox, from the entry as read back from the OS: checked only when
 // our entry is there, and disabled (with the reason) when the entry is another program's or
-// unreadable, because Tether will not touch it.
+// unreadable, because Tether will not touch it. When the OS's own startup settings switched
+// our entry off (Windows Task Manager / Settings), the label says so and checking it turns
+// it back on.
 struct LoginMenuItem {
+    QString text;
     bool checked = false;
     bool enabled = false;
     QString toolTip;

@@ -26,6 +26,31 @@ QString programOfWindowsRunValue(const QString &value) {
     return v.section(QLatin1Char(' '), 0, 0);
 }
 
+bool startupApprovedDisables(const QByteArray &flag) {
+    return !flag.isEmpty() && (static_cast<unsigned char>(flag.at(0)) & 1u) != 0;
+}
+
+AutostartStatus windowsRunStatus(const std::optional<QString> &runValue,
+                                 const std::optional<QByteArray> &approvedFlag,
+                                 const QString &program) {
+    AutostartStatus st;
+    if (!runValue) return st; // a flag without its Run value starts nothing
+    const QString runs = programOfWindowsRunValue(*runValue);
+    if (runs.isEmpty()) {
+        st.state = AutostartStatus::State::Error;
+        st.error = QStringLiteral("the value names no program; left alone");
+    } else if (!samePath(runs, program, true)) {
+        // Another program's entry: its flag is the user's choice about that program.
+        st.state = AutostartStatus::State::Foreign;
+        st.foreignProgram = runs;
+    } else {
+        st.state = approvedFlag && startupApprovedDisables(*approvedFlag)
+                       ? AutostartStatus::State::DisabledBySystem
+                       : AutostartStatus::State::On;
+    }
+    return st;
+}
+
 // --- macOS LaunchAgent ---
 
 QByteArray launchAgentPlist(const QString &label, const QString &program) {

@@ -2,8 +2,11 @@
 // Pure functions, so the Windows value and the macOS plist are tested as text on every OS.
 #pragma once
 
+#include "settings/autostart.h"
+
 #include <QByteArray>
 #include <QString>
+#include <optional>
 
 namespace tether::autostart {
 
@@ -11,11 +14,26 @@ inline constexpr char kAutostartFlag[] = "--autostart";
 inline constexpr char kRunKey[] =
     "HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Run";
 inline constexpr char kRunValueName[] = "Tether";
+// Beside the Run key (under HKCU): one REG_BINARY per Run value, of the same name.
+inline constexpr char kStartupApprovedKey[] =
+    "Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\StartupApproved\\Run";
+// The Windows executables: the tray (what login starts) and its console twin for the verbs.
+inline constexpr char kTrayExecutable[] = "tether.exe";
+inline constexpr char kConsoleExecutable[] = "tether-cli.exe";
 
 // Windows Run value: the quoted native path, then --autostart: "C:\Apps\tether.exe" --autostart
 QString windowsRunValue(const QString &program);
 // The program a Run value starts: quoted or up to the first space. Empty when there is none.
 QString programOfWindowsRunValue(const QString &value);
+// A StartupApproved flag: 12 bytes, a flag byte then the FILETIME of the change. The flag is
+// even (0x02, 0x06) when enabled and odd (0x03, 0x07) when the user switched the entry off.
+// Empty data says nothing: enabled, as Windows runs an entry that has no flag.
+bool startupApprovedDisables(const QByteArray &flag);
+// Start at login on Windows from what the registry holds: the Run value (nullopt: none), the
+// StartupApproved flag (nullopt: none), for `program`. Location is left to the caller.
+AutostartStatus windowsRunStatus(const std::optional<QString> &runValue,
+                                 const std::optional<QByteArray> &approvedFlag,
+                                 const QString &program);
 
 // macOS LaunchAgent: Label, ProgramArguments [program, --autostart], RunAtLoad true and no
 // KeepAlive, so a Quit from the tray is respected until the next login.

@@ -4,15 +4,69 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 
+#if defined(Q_OS_WIN)
+#include "os/registry.h"
+#endif
+
 namespace tether {
+
+#if defined(Q_OS_WIN)
+namespace {
+
+class RegistryStartupApproval : public StartupApprovalStore {
+public:
+    explicit RegistryStartupApproval(QString name)
+        : name_(std::move(name)) {}
+    QString location() const override {
+        return QStringLiteral("HKEY_CURRENT_USER\\") +
+               QLatin1String(autostart::kStartupApprovedKey) + QLatin1Char('\\') + name_;
+    }
+    Read read() const override {
+        const os::registry::BinaryRead r = os::registry::readUserValue(key(), name_.toStdWString());
+        Read out;
+        out.ok = r.result != os::registry::BinaryRead::Result::Error;
+        out.error = QString::fromStdString(r.error);
+        if (r.result == os::registry::BinaryRead::Result::Ok)
+            out.bytes = QByteArray(reinterpret_cast<const char *>(r.bytes.data()),
+                                   qsizetype(r.bytes.size()));
+        return out;
+    }
+    bool clear(QString *error) override {
+        std::string why;
+        if (os::registry::deleteUserValue(key(), name_.toStdWString(), &why)) return true;
+        if (error) *error = QStringLiteral("%1: %2").arg(location(), QString::fromStdString(why));
+        return false;
+    }
+
+private:
+    static std::wstring key() {
+        return QString::fromLatin1(autostart::kStartupApprovedKey).toStdWString();
+    }
+    QString name_;
+};
+
+} // namespace
+
+std::unique_ptr<StartupApprovalStore> makeRegistryStartupApproval(const QString &name) {
+    return std::make_unique<RegistryStartupApproval>(name);
+}
+#endif
 
 std::unique_ptr<Autostart> platformAutostart(const QString &program) {
     const QString self = program.isEmpty() ? QCoreApplication::applicationFilePath() : program;
 #if defined(Q_OS_WIN)
-    return makeRunKeyAutostart(QLatin1String(autostart::kRunKey), QSettings::NativeFormat,
-                               QDir::toNativeSeparators(self));
+    // Login starts the tray, never the console twin (it would open a console window).
+    QString tray = self;
+    const QFileInfo info(self);
+    if (info.fileName().compare(QLatin1String(autostart::kConsoleExecutable),
+                                Qt::CaseInsensitive) == 0)
+        tray = info.absolutePath() + QLatin1Char('/') + QLatin1String(autostart::kTrayExecutable);
+    return makeRunKeyAutostart(
+        QLatin1String(autostart::kRunKey), QSettings::NativeFormat, QDir::toNativeSeparators(tray),
+        makeRegistryStartupApproval(QLatin1String(autostart::kRunValueName)));
 #elif defined(Q_OS_MACOS)
     return makeLaunchAgentAutostart(QDir::homePath() + QStringLiteral("/Library/LaunchAgents"),
                                     self);
@@ -36,6 +90,27 @@ QString autostartDescription(const AutostartStatus &status) {
     case AutostartStatus::State::Error:
         return QCoreApplication::translate("tether", "Start at login unknown: %1")
             .arg(status.error);
+    case AutostartStatus::State::DisabledBySystem:
+        return QCoreApplication::translate(
+                   "tether", "Disabled in Windows Settings (Startup apps or Task Manager): "
+                             "Tether does not start at login. Turn it on here to start again (%1)")
+            .arg(status.location);
+    }
+    return QString();
+}
+
+QString autostartStateName(AutostartStatus::State state) {
+    switch (state) {
+    case AutostartStatus::State::On:
+        return QStringLiteral("on");
+    case AutostartStatus::State::Off:
+        return QStringLiteral("off");
+    case AutostartStatus::State::Foreign:
+        return QStringLiteral("foreign");
+    case AutostartStatus::State::Error:
+        return QStringLiteral("error");
+    case AutostartStatus::State::DisabledBySystem:
+        return QStringLiteral("disabledBySystem");
     }
     return QString();
 }

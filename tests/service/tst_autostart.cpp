@@ -56,6 +56,47 @@ private slots:
                                      QStringLiteral("C:\\Apps\\tether.exe"), true));
     }
 
+    // --- Windows StartupApproved\Run flag, as data ---
+    void startupApprovedOddFirstByteDisables_data() {
+        QTest::addColumn<QByteArray>("flag");
+        QTest::addColumn<bool>("disables");
+        const QByteArray time(8, '\x11'); // the FILETIME of the change: not part of the rule
+        QTest::newRow("02 enabled (Task Manager)") << (QByteArray("\x02\0\0\0", 4) + time) << false;
+        QTest::newRow("06 enabled (Settings)") << (QByteArray("\x06\0\0\0", 4) + time) << false;
+        QTest::newRow("03 disabled (Task Manager)") << (QByteArray("\x03\0\0\0", 4) + time) << true;
+        QTest::newRow("07 disabled (Settings)") << (QByteArray("\x07\0\0\0", 4) + time) << true;
+        QTest::newRow("short but odd") << QByteArray("\x03", 1) << true;
+        QTest::newRow("empty says nothing") << QByteArray() << false;
+    }
+    void startupApprovedOddFirstByteDisables() {
+        QFETCH(QByteArray, flag);
+        QFETCH(bool, disables);
+        QCOMPARE(autostart::startupApprovedDisables(flag), disables);
+    }
+    void windowsStateFromRunValueAndFlag() {
+        const QString tether = QStringLiteral("C:\\Apps\\tether.exe");
+        const QString ours = autostart::windowsRunValue(tether);
+        const QByteArray off("\x03\0\0\0\0\0\0\0\0\0\0\0", 12);
+        const QByteArray on("\x02\0\0\0\0\0\0\0\0\0\0\0", 12);
+        QCOMPARE(autostart::windowsRunStatus(std::nullopt, std::nullopt, tether).state, State::Off);
+        // A leftover flag without its Run value starts nothing.
+        QCOMPARE(autostart::windowsRunStatus(std::nullopt, off, tether).state, State::Off);
+        QCOMPARE(autostart::windowsRunStatus(ours, std::nullopt, tether).state, State::On);
+        QCOMPARE(autostart::windowsRunStatus(ours, on, tether).state, State::On);
+        QCOMPARE(autostart::windowsRunStatus(ours, off, tether).state, State::DisabledBySystem);
+        // Case and separators do not matter to Windows; the flag still does.
+        QCOMPARE(autostart::windowsRunStatus(QStringLiteral("\"c:/apps/TETHER.exe\" --autostart"),
+                                             off, tether)
+                     .state,
+                 State::DisabledBySystem);
+        const AutostartStatus foreign =
+            autostart::windowsRunStatus(QStringLiteral("\"C:\\x\\other.exe\" /min"), off, tether);
+        QCOMPARE(foreign.state, State::Foreign);
+        QCOMPARE(foreign.foreignProgram, QStringLiteral("C:\\x\\other.exe"));
+        QCOMPARE(autostart::windowsRunStatus(QStringLiteral("\"broken"), off, tether).state,
+                 State::Error);
+    }
+
     // --- macOS LaunchAgent, as text ---
     void launchAgentPlistText() {
         const QByteArray plist = autostart::launchAgentPlist(
@@ -220,6 +261,44 @@ private slots:
         QVERIFY(!a->enable(&error));
         QVERIFY(!a->disable(&error));
         QCOMPARE(readAll(file), foreign);
+    }
+
+    void runKeyFlagDisabledInWindowsIsShownAndClearedByEnable() {
+        // The same calls Windows makes on HKCU\...\Run and ...\StartupApproved\Run, over files.
+        QTemporaryDir dir;
+        const QString store = dir.path() + QStringLiteral("/run.ini");
+        const QString flags = dir.path() + QStringLiteral("/approved.ini");
+        const QString program = QStringLiteral("C:\\Program Files\\Tether\\tether.exe");
+        auto a = makeRunKeyAutostart(store, QSettings::IniFormat, program,
+                                     makeSettingsStartupApproval(flags, QStringLiteral("Tether")));
+        QString error;
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        const QByteArray disabled("\x03\0\0\0\x10\x20\x30\x40\x50\x60\x70\x01", 12);
+        QSettings(flags, QSettings::IniFormat).setValue(QStringLiteral("Tether"), disabled);
+        const AutostartStatus st = a->status();
+        QCOMPARE(st.state, State::DisabledBySystem);
+        QVERIFY(autostartDescription(st).contains(QStringLiteral("Windows Settings")));
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        QCOMPARE(a->status().state, State::On);
+        QVERIFY(!QSettings(flags, QSettings::IniFormat).contains(QStringLiteral("Tether")));
+        QCOMPARE(QSettings(store, QSettings::IniFormat).value(QStringLiteral("Tether")).toString(),
+                 autostart::windowsRunValue(program));
+        // Off from Tether removes the flag too: no leftover that would switch a later entry off.
+        QSettings(flags, QSettings::IniFormat)
+            .setValue(QStringLiteral("Tether"), QByteArray("\x02\0\0\0", 4));
+        QVERIFY2(a->disable(&error), qPrintable(error));
+        QCOMPARE(a->status().state, State::Off);
+        QVERIFY(!QSettings(flags, QSettings::IniFormat).contains(QStringLiteral("Tether")));
+
+        // Another program's entry keeps its flag: that is the user's choice about that program.
+        QSettings(store, QSettings::IniFormat)
+            .setValue(QStringLiteral("Tether"), QStringLiteral("\"C:\\evil\\tether.exe\""));
+        QSettings(flags, QSettings::IniFormat).setValue(QStringLiteral("Tether"), disabled);
+        QCOMPARE(a->status().state, State::Foreign);
+        QVERIFY(!a->enable(&error));
+        QCOMPARE(
+            QSettings(flags, QSettings::IniFormat).value(QStringLiteral("Tether")).toByteArray(),
+            disabled);
     }
 
     void runKeyRoundTripAndForeign() {

@@ -18,12 +18,22 @@ private slots:
         LoginMenuItem off = loginMenuItem(st);
         QVERIFY(!off.checked);
         QVERIFY(off.enabled);
+        QCOMPARE(off.text, QStringLiteral("Start at login"));
 
         st.state = State::On;
         const LoginMenuItem on = loginMenuItem(st);
         QVERIFY(on.checked);
         QVERIFY(on.enabled);
         QVERIFY(on.toolTip.contains(st.location));
+
+        // Switched off in Windows (Task Manager / Settings): unchecked, and checking it is how
+        // the user turns it back on, so it stays enabled and says why it is off.
+        st.state = State::DisabledBySystem;
+        const LoginMenuItem system = loginMenuItem(st);
+        QVERIFY(!system.checked);
+        QVERIFY(system.enabled);
+        QCOMPARE(system.text, QStringLiteral("Start at login (disabled in Windows Settings)"));
+        QVERIFY(system.toolTip.contains(QStringLiteral("Windows Settings")));
 
         st.state = State::Foreign;
         st.foreignProgram = QStringLiteral("/usr/bin/impostor");
