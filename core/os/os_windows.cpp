@@ -5,13 +5,14 @@
 #include "os/process.h"
 #include "os/windows_tcp_table.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
+// NOMINMAX and WIN32_LEAN_AND_MEAN come from CMake, for every Windows target.
 #include <winsock2.h>
 #include <ws2tcpip.h>
 // winsock2 must come before windows.h
 #include <windows.h>
+#if defined(min) || defined(max)
+#error "windows.h defined min/max macros: NOMINMAX is missing from this target's definitions"
+#endif
 
 #include <iphlpapi.h>
 #include <psapi.h>
