@@ -164,8 +164,18 @@ bool creationTimeOf(HANDLE h, std::uint64_t *start, std::uint64_t *cpuMs = nullp
     return true;
 }
 
-// A process object that has exited but is still held open somewhere: gone, like a zombie.
+// A process object that has exited but is still held open somewhere: gone, like a zombie. The
+// handle is signalled once the process has exited; the exit code cannot say it, since a process
+// may exit with 259 (STILL_ACTIVE). Only a handle without SYNCHRONIZE falls back to the code.
 bool hasExited(HANDLE h) {
+    switch (WaitForSingleObject(h, 0)) {
+    case WAIT_OBJECT_0:
+        return true;
+    case WAIT_TIMEOUT:
+        return false;
+    default:
+        break;
+    }
     DWORD code = 0;
     return GetExitCodeProcess(h, &code) && code != STILL_ACTIVE;
 }
@@ -178,6 +188,7 @@ void describe(HANDLE h, ProcessInfo &p) {
     p.executable = imagePathOf(h);
     PROCESS_MEMORY_COUNTERS mem{};
     mem.cb = sizeof mem;
+    // Needs PROCESS_VM_READ (openForQuery asks for it); without it the call fails: rss stays 0.
     if (GetProcessMemoryInfo(h, &mem, sizeof mem)) p.rssKiB = mem.WorkingSetSize / 1024;
     if (p.pid == Pid(GetCurrentProcessId()))
         p.argv = splitCommandLine(GetCommandLineW());
@@ -195,6 +206,16 @@ HANDLE openProcess(Pid pid, DWORD access) {
     return OpenProcess(access, FALSE, DWORD(pid));
 }
 
+// A handle for describe(): memory counters need PROCESS_VM_READ and the exit state SYNCHRONIZE;
+// a process that grants less (another user's, a protected one) is still described with less.
+HANDLE openForQuery(Pid pid) {
+    for (const DWORD extra : {DWORD(PROCESS_VM_READ | SYNCHRONIZE), DWORD(SYNCHRONIZE), DWORD(0)}) {
+        if (HANDLE h = openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION | extra)) return h;
+        if (GetLastError() != ERROR_ACCESS_DENIED) break; // no such process: asking less won't help
+    }
+    return nullptr;
+}
+
 } // namespace
 
 std::vector<ProcessInfo> snapshot() {
@@ -208,7 +229,7 @@ std::vector<ProcessInfo> snapshot() {
         ProcessInfo p;
         p.pid = entry.th32ProcessID;
         p.ppid = entry.th32ParentProcessID; // may be stale: descendants() checks start times
-        Handle h(openProcess(p.pid, PROCESS_QUERY_LIMITED_INFORMATION));
+        Handle h(openForQuery(p.pid));
         if (!h) {
             if (GetLastError() == ERROR_INVALID_PARAMETER)
                 continue;                         // exited since the toolhelp snapshot
@@ -225,7 +246,7 @@ std::vector<ProcessInfo> snapshot() {
 
 Lookup inspect(Pid pid) {
     Lookup l;
-    Handle h(openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION));
+    Handle h(openForQuery(pid));
     if (!h) {
         const DWORD err = GetLastError();
         if (err == ERROR_INVALID_PARAMETER) {

@@ -179,6 +179,7 @@ int childMain(int argc, wchar_t **argv) {
         return 0;
     }
     if (mode == L"selfargv") return childCheckOwnArgv();
+    if (mode == L"exit-code") return _wtoi(argv[3]);
     if (mode == L"exit-after") {
         Sleep(DWORD(_wtoi(argv[3])));
         return 7;
@@ -340,6 +341,40 @@ void testExitedChildNotAliveWhileHandleOpen() {
     CHECK(!identityOf(id.pid).has_value());
     CHECK(waitGone(id, 1000ms));
     CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
+}
+
+// 259 is STILL_ACTIVE: an exit code cannot tell such a process from a running one, its handle can.
+void testExitCode259IsGone() {
+    Child child({L"exit-code", L"259"});
+    const Identity id = child.identity();
+    CHECK(child.waitExit(30000));
+    CHECK(child.exitCode() == STILL_ACTIVE);
+    CHECK_MSG(alive(id) == Liveness::Gone, "an exit code of 259 read as alive");
+    const Lookup l = inspect(id.pid);
+    CHECK(l.status != Lookup::Status::Error);
+    if (l.status == Lookup::Status::Found) CHECK(l.info.state == RunState::Zombie);
+    const std::vector<ProcessInfo> snap = snapshot();
+    for (const ProcessInfo &p : snap)
+        if (p.pid == id.pid) CHECK(p.state == RunState::Zombie);
+    CHECK(!identityOf(id.pid).has_value());
+    CHECK(waitGone(id, 1000ms));
+    CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
+    std::string error;
+    CHECK(!ExitWatch::open(id, &error));
+}
+
+// The memory column of the MCP rows: GetProcessMemoryInfo needs PROCESS_VM_READ.
+void testRssOfLiveChild() {
+    Child child({L"sleep"});
+    const Lookup l = inspect(child.pid());
+    CHECK(l.status == Lookup::Status::Found);
+    CHECK_MSG(l.info.rssKiB > 0, "inspect: rss 0");
+    const std::vector<ProcessInfo> snap = snapshot();
+    const auto it = std::find_if(snap.begin(), snap.end(),
+                                 [&](const ProcessInfo &p) { return p.pid == child.pid(); });
+    CHECK(it != snap.end());
+    CHECK_MSG(it->rssKiB > 0, "snapshot: rss 0");
+    note("rss " + std::to_string(l.info.rssKiB) + " KiB");
 }
 
 void testInspectMissingPid() {
@@ -723,6 +758,8 @@ int wmain(int argc, wchar_t **argv) {
         {"start time stable for one process, different for two", testStartTimeStableAndDistinct},
         {"exited child is not alive while a handle is open",
          testExitedChildNotAliveWhileHandleOpen},
+        {"a child that exited with code 259 (STILL_ACTIVE) reads as gone", testExitCode259IsGone},
+        {"rss of a live child is read (PROCESS_VM_READ)", testRssOfLiveChild},
         {"a pid that does not exist is NotFound", testInspectMissingPid},
         {"forged identity is refused and the child keeps running", testForgedIdentityRefused},
         {"an exit watch is signalled when the process ends, never for a forgery",
