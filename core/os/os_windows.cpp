@@ -573,6 +573,9 @@ Job::~Job() {
 
 // No JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE on purpose: Tether may quit and leave the service running;
 // the job lives on through its processes and a later launch reopens it by name.
+// JOB_OBJECT_LIMIT_BREAKAWAY_OK: what the service starts with CREATE_BREAKAWAY_FROM_JOB (a browser
+// for an MCP OAuth login) leaves the job and survives a restart. Not SILENT_BREAKAWAY_OK: MCP
+// servers, started normally, stay in the job.
 std::unique_ptr<Job> Job::create(const std::string &name, std::string *error) {
     if (name.empty()) {
         setError(error, "a job needs a name");
@@ -587,6 +590,14 @@ std::unique_ptr<Job> Job::create(const std::string &name, std::string *error) {
         // Mixing a new service into an old job would blur which processes are leftovers.
         CloseHandle(h);
         setError(error, "job '" + name + "' already exists: open() it to see what is left");
+        return nullptr;
+    }
+    // An extended-limit flag: only the extended structure may carry it (the basic one is refused).
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_BREAKAWAY_OK;
+    if (!SetInformationJobObject(h, JobObjectExtendedLimitInformation, &limits, sizeof limits)) {
+        setError(error, lastErrorText("SetInformationJobObject"));
+        CloseHandle(h);
         return nullptr;
     }
     return std::unique_ptr<Job>(new Job(h));

@@ -44,6 +44,22 @@ struct Failure {
         if (!(cond)) throw Failure{__LINE__, std::string(#cond) + " (" + (msg) + ")"};             \
     } while (0)
 
+// Closes a HANDLE the test opened itself.
+class Handle {
+public:
+    explicit Handle(HANDLE h)
+        : h_(h) {}
+    ~Handle() {
+        if (h_) CloseHandle(h_);
+    }
+    Handle(const Handle &) = delete;
+    Handle &operator=(const Handle &) = delete;
+    HANDLE get() const { return h_; }
+
+private:
+    HANDLE h_;
+};
+
 std::string g_note; // extra information a test wants on its result line
 void note(const std::string &s) {
     g_note += (g_note.empty() ? "" : "; ") + s;
@@ -147,18 +163,21 @@ std::wstring selfCommand(const wchar_t *mode) {
     return quoted(selfPath()) + L" child " + mode;
 }
 
-void spawnDetached(const std::wstring &cmd) {
+bool spawnDetached(const std::wstring &cmd, DWORD flags = 0) {
     STARTUPINFOW si{};
     si.cb = sizeof si;
     PROCESS_INFORMATION pi{};
     std::vector<wchar_t> line(cmd.begin(), cmd.end());
     line.push_back(L'\0');
-    if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si,
-                       &pi)) {
-        CloseHandle(pi.hThread);
-        CloseHandle(pi.hProcess);
-    }
+    if (!CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, flags, nullptr, nullptr, &si,
+                        &pi))
+        return false;
+    CloseHandle(pi.hThread);
+    CloseHandle(pi.hProcess);
+    return true;
 }
+
+constexpr int kBreakawayRefused = 10; // "breakaway" child: CREATE_BREAKAWAY_FROM_JOB failed
 
 LRESULT CALLBACK closingWindowProc(HWND hwnd, UINT msg, WPARAM w, LPARAM l) {
     if (msg == WM_CLOSE) {
@@ -186,6 +205,13 @@ int childMain(int argc, wchar_t **argv) {
     }
     if (mode == L"tree") { // parent -> middle -> leaf, all sleeping
         spawnDetached(selfCommand(L"middle"));
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"breakaway") { // one child leaves the job (as a browser would), one stays
+        if (!spawnDetached(selfCommand(L"sleep"), CREATE_BREAKAWAY_FROM_JOB))
+            return kBreakawayRefused;
+        spawnDetached(selfCommand(L"sleep"));
         Sleep(kChildLifetimeMs);
         return 0;
     }
@@ -548,6 +574,63 @@ void testJobAssignsAndResumesASuspendedStart() {
     CHECK(waitUntil([&] { return job->pids().empty(); }, 10000ms));
 }
 
+// A job Tether makes allows breakaway: what the service starts with CREATE_BREAKAWAY_FROM_JOB (a
+// browser for an OAuth login) survives the end of the job; what it starts normally does not.
+void testJobBreakawaySurvivesNormalChildDoesNot() {
+    std::string error;
+    auto job = Job::create(jobName("breakaway"), &error);
+    CHECK_MSG(job != nullptr, error);
+    Child parent({L"breakaway"}, CREATE_SUSPENDED);
+    CHECK_MSG(job->assign(parent.pid(), &error), error);
+    parent.resume();
+    std::vector<Pid> below;
+    CHECK(waitUntil(
+        [&] {
+            below = descendants(parent.pid());
+            return below.size() >= 2 || !parent.running();
+        },
+        20000ms));
+    CHECK_MSG(parent.running(),
+              "exit code " + std::to_string(parent.exitCode()) +
+                  (parent.exitCode() == kBreakawayRefused ? " (breakaway refused)" : ""));
+    CHECK_MSG(below.size() == 2, std::to_string(below.size()) + " children");
+    const std::vector<Pid> inJob = waitForJobPids(*job, 2);
+    CHECK_MSG(inJob.size() == 2, std::to_string(inJob.size()) + " in the job");
+    CHECK(contains(inJob, parent.pid()));
+    std::vector<Identity> left, stayed;
+    for (Pid p : below) {
+        const auto id = identityOf(p);
+        CHECK(id.has_value());
+        (contains(inJob, p) ? stayed : left).push_back(*id);
+    }
+    CHECK_MSG(left.size() == 1 && stayed.size() == 1,
+              std::to_string(left.size()) + " left the job, " + std::to_string(stayed.size()) +
+                  " stayed");
+    CHECK_MSG(job->terminate(1, &error), error);
+    CHECK(parent.waitExit(10000));
+    CHECK_MSG(waitGone(stayed[0], 10000ms), "the normal child survived the job");
+    CHECK_MSG(alive(left[0]) == Liveness::Alive, "the breakaway child died with the job");
+    // Ours to end: started by our child, identity verified by terminate() itself.
+    CHECK(terminate(left[0], 100ms).outcome == TerminateOutcome::Killed);
+}
+
+// Negative control: in a job without JOB_OBJECT_LIMIT_BREAKAWAY_OK the same child cannot leave.
+void testJobWithoutBreakawayOkRefusesBreakaway() {
+    Handle raw(CreateJobObjectW(nullptr, nullptr));
+    CHECK(raw.get() != nullptr);
+    Child parent({L"breakaway"}, CREATE_SUSPENDED);
+    CHECK(AssignProcessToJobObject(raw.get(), parent.handle()));
+    parent.resume();
+    const bool exited = parent.waitExit(20000);
+    if (!exited) { // it broke away: end what our child started, each identity verified
+        for (Pid p : descendants(parent.pid()))
+            if (const auto id = identityOf(p)) terminate(*id, 0ms);
+        TerminateJobObject(raw.get(), 1);
+    }
+    CHECK_MSG(exited && parent.exitCode() == DWORD(kBreakawayRefused),
+              "breakaway allowed without BREAKAWAY_OK");
+}
+
 void testJobReopenedByName() {
     std::string error;
     const std::string name = jobName("reopen");
@@ -770,6 +853,10 @@ int wmain(int argc, wchar_t **argv) {
         {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
         {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
         {"job reopened by name lists and ends its pids", testJobReopenedByName},
+        {"a breakaway child survives the job's end, a normal child does not",
+         testJobBreakawaySurvivesNormalChildDoesNot},
+        {"negative control: a job without BREAKAWAY_OK refuses breakaway",
+         testJobWithoutBreakawayOkRefusesBreakaway},
         {"a suspended start is assigned to its job, then resumed",
          testJobAssignsAndResumesASuspendedStart},
         {"tcp table walk and port decoding (synthetic buffers)", testTcpTableDecoding},
