@@ -68,6 +68,9 @@ bool Job::terminate(unsigned, std::string *error) {
     setError(error);
     return false;
 }
+bool Job::waitEmpty(std::chrono::milliseconds) const {
+    return false;
+}
 bool resumeSuspended(Pid, std::string *error) {
     if (error) *error = "suspended starts are Windows only";
     return false;

@@ -40,6 +40,8 @@ public:
     }
     Handle(const Handle &) = delete;
     Handle &operator=(const Handle &) = delete;
+    Handle(Handle &&other) noexcept
+        : h_(std::exchange(other.h_, nullptr)) {}
     HANDLE get() const { return h_; }
     explicit operator bool() const { return h_ != nullptr; }
 
@@ -672,6 +674,40 @@ bool Job::terminate(unsigned exitCode, std::string *error) {
         return false;
     }
     return true;
+}
+
+bool Job::waitEmpty(std::chrono::milliseconds timeout) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        JOBOBJECT_BASIC_ACCOUNTING_INFORMATION acct{};
+        if (!QueryInformationJobObject(static_cast<HANDLE>(handle_),
+                                       JobObjectBasicAccountingInformation, &acct, sizeof acct,
+                                       nullptr))
+            return false;
+        if (acct.ActiveProcesses == 0) return true;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        // Wait on the members' handles instead of polling. A listed pid may have exited and been
+        // reused since: only a process still in this job is waited on.
+        std::vector<Handle> members;
+        std::vector<HANDLE> waitOn;
+        for (Pid pid : pids()) {
+            HANDLE h = openProcess(pid, SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION);
+            if (!h) continue;
+            members.emplace_back(h);
+            BOOL inJob = FALSE;
+            if (IsProcessInJob(h, static_cast<HANDLE>(handle_), &inJob) && inJob &&
+                waitOn.size() < MAXIMUM_WAIT_OBJECTS)
+                waitOn.push_back(h);
+        }
+        // Nothing to wait on (exiting between the two queries): look again shortly.
+        const DWORD ms = waitOn.empty() ? std::min<DWORD>(clampedMs(left), 5) : clampedMs(left);
+        if (waitOn.empty())
+            Sleep(ms);
+        else
+            WaitForMultipleObjects(DWORD(waitOn.size()), waitOn.data(), TRUE, ms);
+    }
 }
 
 std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {

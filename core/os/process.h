@@ -164,7 +164,11 @@ public:
 
     bool assign(Pid pid, std::string *error = nullptr);
     std::vector<Pid> pids() const;
+    // Ends every process in the job. Returns once the ending is under way, not done: waitEmpty.
     bool terminate(unsigned exitCode = 1, std::string *error = nullptr);
+    // Until no process in the job is running (their sockets closed, their ports free) or the
+    // timeout passes; false then, or when the job cannot be queried.
+    bool waitEmpty(std::chrono::milliseconds timeout) const;
 
 private:
     explicit Job(void *handle);

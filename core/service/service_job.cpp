@@ -13,10 +13,16 @@ std::string serviceJobName(const os::Identity &service) {
            std::to_string(service.startTime);
 }
 
-std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job) {
+std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job,
+                                   std::chrono::milliseconds wait, bool *emptied) {
+    if (emptied) *emptied = true;
     if (!job) return {};
     std::vector<os::Pid> pids = job->pids();
-    if (!pids.empty()) job->terminate(1); // refuses a job that holds Tether itself
+    if (pids.empty()) return pids;
+    // terminate() refuses a job that holds Tether itself. It only starts the ending: the
+    // processes (and the port the service held) are gone once the job is empty.
+    const bool ended = job->terminate(1) && job->waitEmpty(wait);
+    if (emptied) *emptied = ended;
     return pids;
 }
 

@@ -5,6 +5,7 @@
 #include "os/process.h"
 
 #include <QString>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,9 +25,11 @@ void requestSuspendedStart(QProcess *process);
 // happens. nullptr when it runs uncontained; *error says what failed. Always nullptr on POSIX.
 std::shared_ptr<os::Job> containStartedService(const os::Identity &service, QString *error);
 
-// Ends what is left in the job (the dead or stopped service's tree); the pids it held, for the
-// log. Nothing without a job.
-std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job);
+// Ends what is left in the job (the dead or stopped service's tree) and waits up to `wait` for
+// it to empty, so a relaunch finds the port free; the pids it held, for the log. *emptied: the
+// job is empty now. Nothing without a job.
+std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job,
+                                   std::chrono::milliseconds wait, bool *emptied = nullptr);
 
 // The job of a service an earlier Tether launch started, if it still exists (Windows).
 std::shared_ptr<os::Job> reopenServiceJob(const os::Identity &service);

@@ -156,6 +156,7 @@ std::string jobName(const char *what) {
 // ---- child modes ----------------------------------------------------------------------------
 
 int childCheckOwnArgv(); // defined next to the test that uses it
+SOCKET listenOnLoopback(int family, std::uint16_t port, std::uint16_t *bound);
 
 constexpr DWORD kChildLifetimeMs = 120000; // self-limit: nothing outlives a broken run for long
 
@@ -199,6 +200,15 @@ int childMain(int argc, wchar_t **argv) {
     }
     if (mode == L"selfargv") return childCheckOwnArgv();
     if (mode == L"exit-code") return _wtoi(argv[3]);
+    if (mode == L"listen") { // holds 127.0.0.1:<port> until it is ended
+        WSADATA wsa;
+        WSAStartup(MAKEWORD(2, 2), &wsa);
+        std::uint16_t bound = 0;
+        if (listenOnLoopback(AF_INET, std::uint16_t(_wtoi(argv[3])), &bound) == INVALID_SOCKET)
+            return 6;
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
     if (mode == L"exit-after") {
         Sleep(DWORD(_wtoi(argv[3])));
         return 7;
@@ -574,6 +584,46 @@ void testJobAssignsAndResumesASuspendedStart() {
     CHECK(waitUntil([&] { return job->pids().empty(); }, 10000ms));
 }
 
+// endServiceJob's wait: once waitEmpty says so, the job's processes are gone and the port the
+// service held is free at once, so a relaunch on the same port does not meet its predecessor.
+void testJobWaitEmptyFreesThePort() {
+    std::uint16_t port = 0;
+    {
+        SOCKET probe = listenOnLoopback(AF_INET, 0, &port); // a free port, for the child
+        CHECK(probe != INVALID_SOCKET);
+        closesocket(probe);
+    }
+    std::string error;
+    auto job = Job::create(jobName("empty"), &error);
+    CHECK_MSG(job != nullptr, error);
+    Child holder({L"listen", std::to_wstring(port)}, CREATE_SUSPENDED);
+    CHECK_MSG(job->assign(holder.pid(), &error), error);
+    holder.resume();
+    CHECK_MSG(waitUntil([&] { return listeningPortOwners(port).listening || !holder.running(); },
+                        20000ms) &&
+                  holder.running(),
+              "the child did not listen; exit code " + std::to_string(holder.exitCode()));
+    CHECK_MSG(!job->waitEmpty(200ms), "a job with a running process reads as empty");
+    CHECK_MSG(job->terminate(1, &error), error);
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool emptied = job->waitEmpty(5000ms);
+    const auto ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0);
+    CHECK(emptied);
+    CHECK(job->pids().empty());
+    CHECK(holder.waitExit(0)); // no further wait: it is gone already
+    // The port, right away: bind it as the next service would.
+    std::uint16_t again = 0;
+    SOCKET next = listenOnLoopback(AF_INET, port, &again);
+    const int bindError = WSAGetLastError();
+    if (next != INVALID_SOCKET) closesocket(next);
+    CHECK_MSG(next != INVALID_SOCKET, "port still held: " + std::to_string(bindError));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "port %u free after waitEmpty %.1f ms", unsigned(port),
+                  ms.count());
+    note(buf);
+}
+
 // A job Tether makes allows breakaway: what the service starts with CREATE_BREAKAWAY_FROM_JOB (a
 // browser for an OAuth login) survives the end of the job; what it starts normally does not.
 void testJobBreakawaySurvivesNormalChildDoesNot() {
@@ -853,6 +903,8 @@ int wmain(int argc, wchar_t **argv) {
         {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
         {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
         {"job reopened by name lists and ends its pids", testJobReopenedByName},
+        {"job waitEmpty: false while running; after terminate, the port is free at once",
+         testJobWaitEmptyFreesThePort},
         {"a breakaway child survives the job's end, a normal child does not",
          testJobBreakawaySurvivesNormalChildDoesNot},
         {"negative control: a job without BREAKAWAY_OK refuses breakaway",
