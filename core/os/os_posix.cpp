@@ -61,6 +61,10 @@ bool Job::assign(Pid, std::string *error) {
     setError(error);
     return false;
 }
+std::optional<std::uint64_t> Job::keepOpenIn(const Identity &, std::string *error) {
+    setError(error);
+    return std::nullopt;
+}
 std::vector<Pid> Job::pids() const {
     return {};
 }

@@ -633,6 +633,24 @@ bool Job::assign(Pid pid, std::string *error) {
     return true;
 }
 
+std::optional<std::uint64_t> Job::keepOpenIn(const Identity &id, std::string *error) {
+    TerminateOutcome why = TerminateOutcome::Unknown;
+    std::string detail;
+    Handle target(openVerified(id, PROCESS_DUP_HANDLE, why, detail));
+    if (!target) {
+        setError(error, detail);
+        return std::nullopt;
+    }
+    // Query access is all it takes to keep the job alive; the process is never told of it.
+    HANDLE inTarget = nullptr;
+    if (!DuplicateHandle(GetCurrentProcess(), static_cast<HANDLE>(handle_), target.get(), &inTarget,
+                         JOB_OBJECT_QUERY, FALSE, 0)) {
+        setError(error, lastErrorText("DuplicateHandle"));
+        return std::nullopt;
+    }
+    return std::uint64_t(reinterpret_cast<std::uintptr_t>(inTarget));
+}
+
 std::vector<Pid> Job::pids() const {
     std::vector<Pid> out;
     DWORD capacity = 64;

@@ -154,6 +154,8 @@ private:
 // Windows job object: a named container for a process tree that can be terminated as a whole
 // and reopened by name by a later Tether launch. On POSIX every call fails (returns nullptr /
 // false); containment there is a process group (setsid in the child).
+// A job's name lives only while some handle to the job is open, not while its processes run:
+// keepOpenIn() gives the service a handle of its own, so the name outlives Tether's handle.
 class Job {
 public:
     static std::unique_ptr<Job> create(const std::string &name, std::string *error = nullptr);
@@ -163,6 +165,10 @@ public:
     Job &operator=(const Job &) = delete;
 
     bool assign(Pid pid, std::string *error = nullptr);
+    // Duplicates a handle to the job into the verified process `id`, which never closes it: the
+    // job (and its name) lives as long as that process. The handle's value in that process;
+    // nullopt when the identity does not hold or the duplication failed.
+    std::optional<std::uint64_t> keepOpenIn(const Identity &id, std::string *error = nullptr);
     std::vector<Pid> pids() const;
     // Ends every process in the job. Returns once the ending is under way, not done: waitEmpty.
     bool terminate(unsigned exitCode = 1, std::string *error = nullptr);

@@ -39,6 +39,9 @@ std::shared_ptr<os::Job> containStartedService(const os::Identity &service, QStr
     std::string why;
     std::shared_ptr<os::Job> job = os::Job::create(serviceJobName(service), &why);
     if (job && !job->assign(service.pid, &why)) job.reset();
+    // The job's name dies with its last handle: the service holds one, so a Tether started
+    // after this one quit can still reopen the job while the service lives.
+    if (job && !job->keepOpenIn(service, &why)) why = "job not reopenable later: " + why;
     std::string resumeWhy; // resumed whatever happened above: a service is never left frozen
     if (!os::resumeSuspended(service.pid, &resumeWhy)) why += (why.empty() ? "" : "; ") + resumeWhy;
     if (error) *error = QString::fromStdString(why);

@@ -681,6 +681,67 @@ void testJobWithoutBreakawayOkRefusesBreakaway() {
               "breakaway allowed without BREAKAWAY_OK");
 }
 
+// What keeps a job reopenable after Tether's own handle is closed (Tether quit) is the handle
+// duplicated into the service. On Windows a job's name goes with its last handle; wine keeps the
+// name while the job has processes, so there the negative control cannot fail and the proof is
+// the duplicate itself, fetched back from the service's handle table and queried.
+void testJobKeptOpenByItsService() {
+    std::string error;
+    const std::string name = jobName("kept");
+    bool withoutDuplicateReopens = false;
+    {
+        Child service({L"sleep"}, CREATE_SUSPENDED);
+        {
+            auto job = Job::create(name, &error);
+            CHECK_MSG(job != nullptr, error);
+            CHECK_MSG(job->assign(service.pid(), &error), error);
+            CHECK(!job->keepOpenIn({service.pid(), service.creationTime() + 1}, &error));
+            CHECK(error.find("mismatch") != std::string::npos); // a forgery gets no handle
+            const auto value = job->keepOpenIn(service.identity(), &error);
+            CHECK_MSG(value.has_value(), error);
+            service.resume();
+            // From the service's side: its handle table holds a handle to exactly this job.
+            HANDLE back = nullptr;
+            CHECK_MSG(DuplicateHandle(service.handle(),
+                                      reinterpret_cast<HANDLE>(std::uintptr_t(*value)),
+                                      GetCurrentProcess(), &back, 0, FALSE, DUPLICATE_SAME_ACCESS),
+                      "no such handle in the service: " + std::to_string(GetLastError()));
+            Handle fetched(back);
+            BOOL inJob = FALSE;
+            CHECK(IsProcessInJob(service.handle(), fetched.get(), &inJob) && inJob);
+            JOBOBJECT_BASIC_ACCOUNTING_INFORMATION acct{};
+            CHECK(QueryInformationJobObject(fetched.get(), JobObjectBasicAccountingInformation,
+                                            &acct, sizeof acct, nullptr));
+            CHECK(acct.ActiveProcesses == 1);
+        } // Tether's handle is closed: only the service's keeps the job
+        auto reopened = Job::open(name, &error);
+        CHECK_MSG(reopened != nullptr, error);
+        CHECK(reopened->pids() == std::vector<Pid>{service.pid()});
+
+        // Negative control: the same job without the duplicate.
+        const std::string bare = jobName("bare");
+        Child other({L"sleep"}, CREATE_SUSPENDED);
+        {
+            auto job = Job::create(bare, &error);
+            CHECK_MSG(job != nullptr, error);
+            CHECK_MSG(job->assign(other.pid(), &error), error);
+            other.resume();
+        }
+        if (auto j = Job::open(bare, &error)) {
+            withoutDuplicateReopens = true; // wine's leniency; Windows refuses here
+            CHECK(j->terminate(1, &error));
+        }
+        CHECK_MSG(reopened->terminate(1, &error), error);
+        CHECK(reopened->waitEmpty(10000ms));
+        CHECK(service.waitExit(5000) && other.waitExit(5000));
+    } // the service's process object released: with it went its handle to the job
+    CHECK_MSG(waitUntil([&] { return Job::open(name, &error) == nullptr; }, 10000ms),
+              "the job outlived its service");
+    note(withoutDuplicateReopens
+             ? "wine keeps a job's name while it has processes: negative control not shown"
+             : "without the duplicate the job could not be reopened (Windows semantics)");
+}
+
 void testJobReopenedByName() {
     std::string error;
     const std::string name = jobName("reopen");
@@ -693,11 +754,12 @@ void testJobReopenedByName() {
         CHECK_MSG(job != nullptr, error);
         CHECK_MSG(job->assign(a.pid(), &error), error);
         CHECK_MSG(job->assign(b.pid(), &error), error);
+        CHECK_MSG(job->keepOpenIn(a.identity(), &error).has_value(), error); // as for a service
         a.resume();
         b.resume();
         CHECK(!job->assign(currentPid(), &error));   // Tether never joins its own job
         CHECK(Job::create(name, &error) == nullptr); // a name in use is not silently reused
-    } // the creating handle is closed, like a Tether that quit: the job lives on in its processes
+    } // the creating handle is closed, like a Tether that quit: a's handle keeps the job
     CHECK(a.running() && b.running());
     auto reopened = Job::open(name, &error);
     CHECK_MSG(reopened != nullptr, error);
@@ -903,6 +965,8 @@ int wmain(int argc, wchar_t **argv) {
         {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
         {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
         {"job reopened by name lists and ends its pids", testJobReopenedByName},
+        {"a job stays reopenable through the handle duplicated into its service",
+         testJobKeptOpenByItsService},
         {"job waitEmpty: false while running; after terminate, the port is free at once",
          testJobWaitEmptyFreesThePort},
         {"a breakaway child survives the job's end, a normal child does not",
