@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <utility>
 
 namespace tether::os {
@@ -465,26 +466,113 @@ DWORD clampedMs(std::chrono::milliseconds ms) {
 
 constexpr std::chrono::milliseconds kAfterKillWait{5000};
 
+// AttachConsole / FreeConsole change the console of the whole process: one at a time.
+std::mutex &consoleMutex() {
+    static std::mutex m;
+    return m;
+}
+
+// Tether ignores CTRL_BREAK for good: it is attached to the target's console while it sends
+// one, and the event reaches it too, possibly after it has detached again.
+BOOL WINAPI ignoreCtrlBreak(DWORD type) {
+    return type == CTRL_BREAK_EVENT ? TRUE : FALSE;
+}
+
+// The pids attached to the console this process is attached to; empty when unreadable.
+std::vector<DWORD> consoleProcesses() {
+    std::vector<DWORD> list(16);
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const DWORD n = GetConsoleProcessList(list.data(), DWORD(list.size()));
+        if (n == 0) return {};
+        if (n <= list.size()) {
+            list.resize(n);
+            return list;
+        }
+        list.resize(n + 8); // more joined meanwhile: try again with room for them
+    }
+    return {};
+}
+
+// Windows has no SIGTERM. A console service (Tether starts it with a console of its own and in
+// a new process group) is asked to stop with CTRL_BREAK_EVENT, which node and bun see as SIGBREAK.
+// GenerateConsoleCtrlEvent reaches only the caller's console, so Tether (a GUI program, no
+// console) attaches to the target's for the call. It goes to the group the target leads (group
+// 0 would mean "all on the console" on Windows but "the caller's group" under wine); what a pid
+// that leads no group receives is undocumented, so it is sent only if every process on that
+// console is the verified target or one of its descendants: never to a console shared with
+// anything else. The caller's handle pins the target's pid.
+bool sendCtrlBreak(Pid pid, std::string &why) {
+    const std::lock_guard<std::mutex> lock(consoleMutex());
+    static const BOOL ignoring = SetConsoleCtrlHandler(ignoreCtrlBreak, TRUE);
+    if (!ignoring) {
+        why = "cannot ignore CTRL_BREAK itself";
+        return false;
+    }
+    const HANDLE saved[3] = {GetStdHandle(STD_INPUT_HANDLE), GetStdHandle(STD_OUTPUT_HANDLE),
+                             GetStdHandle(STD_ERROR_HANDLE)};
+    if (!AttachConsole(DWORD(pid))) {
+        const DWORD err = GetLastError();
+        why = err == ERROR_ACCESS_DENIED ? "Tether has a console of its own"
+                                         : "it has no console to send CTRL_BREAK to";
+        return false;
+    }
+    bool sent = false;
+    const std::vector<DWORD> members = consoleProcesses();
+    if (members.empty()) {
+        why = lastErrorText("GetConsoleProcessList");
+    } else {
+        const std::vector<Pid> tree = descendants(pid);
+        const auto stranger = std::find_if(members.begin(), members.end(), [&](DWORD m) {
+            return Pid(m) != pid && Pid(m) != currentPid() &&
+                   std::find(tree.begin(), tree.end(), Pid(m)) == tree.end();
+        });
+        if (std::find(members.begin(), members.end(), DWORD(pid)) == members.end())
+            why = "not on the console it was attached to";
+        else if (stranger != members.end())
+            why = "its console is shared with pid " + std::to_string(*stranger) +
+                  ", outside its tree";
+        else if (!(sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(pid)) != FALSE))
+            why = lastErrorText("GenerateConsoleCtrlEvent");
+    }
+    FreeConsole();
+    // AttachConsole may have filled in missing standard handles with the console's, which
+    // FreeConsole left dangling.
+    SetStdHandle(STD_INPUT_HANDLE, saved[0]);
+    SetStdHandle(STD_OUTPUT_HANDLE, saved[1]);
+    SetStdHandle(STD_ERROR_HANDLE, saved[2]);
+    return sent;
+}
+
 } // namespace
 
 TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
     TerminateResult r;
     Handle h(openVerified(id, PROCESS_TERMINATE, r.outcome, r.detail));
     if (!h) return r;
-    // Graceful: ask its top-level windows to close. Console / windowless processes have nothing
-    // to ask (no SIGTERM here; HTTP shutdown is the caller's job), so they get no pointless wait.
+    // Graceful: CTRL_BREAK through its console, and WM_CLOSE to its top-level windows. A process
+    // that can be asked neither way gets no pointless wait (HTTP shutdown is the caller's job).
+    std::string noBreak;
+    const bool breakSent = sendCtrlBreak(id.pid, noBreak);
     CloseRequest req{DWORD(id.pid)};
     EnumWindows(postCloseToWindowsOf, reinterpret_cast<LPARAM>(&req));
-    if (req.posted > 0 && WaitForSingleObject(h.get(), clampedMs(grace)) == WAIT_OBJECT_0) {
+    std::string asked;
+    if (breakSent) asked = "CTRL_BREAK";
+    if (req.posted > 0)
+        asked += (asked.empty() ? "" : " + ") + std::to_string(req.posted) + " WM_CLOSE";
+    if (!asked.empty() && WaitForSingleObject(h.get(), clampedMs(grace)) == WAIT_OBJECT_0) {
         r.outcome = TerminateOutcome::ExitedOnTerm;
-        r.detail = "closed its windows (" + std::to_string(req.posted) + " WM_CLOSE)";
+        r.detail = "exited on " + asked;
         return r;
     }
+    const std::string why =
+        asked.empty() ? "not asked first: " + noBreak
+                      : "ignored " + asked + " for " + std::to_string(grace.count()) + " ms";
     // The handle still pins the verified process: this cannot hit a reused pid.
     if (!TerminateProcess(h.get(), 1)) {
         const DWORD err = GetLastError();
         if (WaitForSingleObject(h.get(), 0) == WAIT_OBJECT_0) {
-            r.outcome = req.posted ? TerminateOutcome::ExitedOnTerm : TerminateOutcome::AlreadyGone;
+            r.outcome =
+                asked.empty() ? TerminateOutcome::AlreadyGone : TerminateOutcome::ExitedOnTerm;
             r.detail = "exited before TerminateProcess";
         } else {
             r.outcome = TerminateOutcome::Unknown;
@@ -494,7 +582,7 @@ TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
     }
     if (WaitForSingleObject(h.get(), clampedMs(kAfterKillWait)) == WAIT_OBJECT_0) {
         r.outcome = TerminateOutcome::Killed;
-        r.detail = req.posted ? "ignored WM_CLOSE; TerminateProcess" : "TerminateProcess";
+        r.detail = "TerminateProcess (" + why + ")";
     } else {
         r.outcome = TerminateOutcome::Unknown;
         r.detail = "TerminateProcess issued, process still running after 5 s";

@@ -97,8 +97,12 @@ struct TerminateResult {
 const char *toString(TerminateOutcome o);
 
 // Re-verifies identity immediately before every signal. POSIX: SIGTERM then SIGCONT (a stopped
-// process must run to act on TERM), wait up to grace, SIGKILL, wait. Windows: graceful close
-// where possible, then TerminateProcess. A mismatching identity is Refused, never signalled.
+// process must run to act on TERM), wait up to grace, SIGKILL, wait. Windows (no SIGTERM):
+// CTRL_BREAK_EVENT to the console process group it leads, sent through its console only when
+// nothing outside its tree shares that console, and WM_CLOSE to its top-level windows; wait up
+// to grace, then TerminateProcess. ExitedOnTerm: it ended when asked; Killed: it needed the
+// kill; asked neither way (no console, no window), it is killed at once, without the wait.
+// A mismatching identity is Refused, never signalled.
 TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace);
 
 enum class Signal { Terminate, Kill, Continue, Stop };

@@ -30,9 +30,13 @@ std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job,
 // Written against the Qt and Win32 documentation; Qt for Windows cannot be built on the Linux
 // machine this was written on. The job calls themselves (os_windows.cpp) run under wine.
 
-void requestSuspendedStart(QProcess *process) {
-    process->setCreateProcessArgumentsModifier(
-        [](QProcess::CreateProcessArguments *args) { args->flags |= CREATE_SUSPENDED; });
+void setServiceCreationFlags(QProcess *process, bool suspended) {
+    process->setCreateProcessArgumentsModifier([suspended](QProcess::CreateProcessArguments *args) {
+        // CREATE_NO_WINDOW: a new console without a window (not Tether's, if it has one).
+        args->flags &= ~DWORD(CREATE_NEW_CONSOLE | DETACHED_PROCESS);
+        args->flags |= CREATE_NO_WINDOW | CREATE_NEW_PROCESS_GROUP;
+        if (suspended) args->flags |= CREATE_SUSPENDED;
+    });
 }
 
 std::shared_ptr<os::Job> containStartedService(const os::Identity &service, QString *error) {
@@ -54,7 +58,7 @@ std::shared_ptr<os::Job> reopenServiceJob(const os::Identity &service) {
 
 #else
 
-void requestSuspendedStart(QProcess *) {
+void setServiceCreationFlags(QProcess *, bool) {
 }
 
 std::shared_ptr<os::Job> containStartedService(const os::Identity &, QString *) {

@@ -18,8 +18,11 @@ namespace tether {
 // service reopens the same job.
 std::string serviceJobName(const os::Identity &service);
 
-// Before QProcess::start: ask for a suspended start (Windows); nothing elsewhere.
-void requestSuspendedStart(QProcess *process);
+// Before QProcess::start (Windows; nothing elsewhere): the service gets a windowless console of
+// its own and leads a new process group, so terminate() can ask it to stop with CTRL_BREAK
+// through that console, reaching nothing else; and it starts suspended when it is to be
+// contained, so that it joins its job before it runs.
+void setServiceCreationFlags(QProcess *process, bool suspended);
 
 // After a suspended start: a new job holding the service, which is then resumed whatever
 // happens. nullptr when it runs uncontained; *error says what failed. Always nullptr on POSIX.

@@ -99,11 +99,16 @@ std::wstring quoted(const std::wstring &arg) {
     return arg.find_first_of(L" \t") == std::wstring::npos ? arg : L"\"" + arg + L"\"";
 }
 
+// How Tether starts a service: its own (windowless) console, leading a new process group.
+constexpr DWORD kServiceConsole = CREATE_NO_WINDOW | CREATE_NEW_PROCESS_GROUP;
+
 // A child process this test started: the handle positively identifies it. Leftovers are
-// terminated through that handle when the test ends.
+// terminated through that handle when the test ends. It has no console unless the flags give it
+// one (kServiceConsole): a console would make terminate() ask it with CTRL_BREAK first.
 class Child {
 public:
     explicit Child(const std::vector<std::wstring> &args, DWORD flags = 0) {
+        if (!(flags & (CREATE_NO_WINDOW | CREATE_NEW_CONSOLE))) flags |= DETACHED_PROCESS;
         std::wstring cmd = quoted(selfPath()) + L" child";
         for (const auto &a : args)
             cmd += L" " + quoted(a);
@@ -179,6 +184,36 @@ bool spawnDetached(const std::wstring &cmd, DWORD flags = 0) {
 }
 
 constexpr int kBreakawayRefused = 10; // "breakaway" child: CREATE_BREAKAWAY_FROM_JOB failed
+constexpr int kExitedOnBreak = 42;    // "on-break" / "attach" child: its handler saw CTRL_BREAK
+constexpr DWORD kControlCExit = 0xC000013A; // STATUS_CONTROL_C_EXIT: the default handler's exit
+
+std::wstring readyEventName(DWORD pid) {
+    return L"Local\\tether-test-ready-" + std::to_wstring(pid);
+}
+
+// Tells the parent that this child's console control handler is in place.
+void signalReady() {
+    HANDLE ready = CreateEventW(nullptr, TRUE, TRUE, readyEventName(GetCurrentProcessId()).c_str());
+    (void)ready; // kept open for the child's lifetime, so the parent can find it
+}
+
+HANDLE g_breakSeen = nullptr;
+BOOL WINAPI onCtrlBreak(DWORD type) {
+    if (type != CTRL_BREAK_EVENT) return FALSE;
+    SetEvent(g_breakSeen); // the main thread exits with kExitedOnBreak: a graceful stop
+    return TRUE;
+}
+BOOL WINAPI ignoreCtrlBreakInChild(DWORD type) {
+    return type == CTRL_BREAK_EVENT ? TRUE : FALSE;
+}
+
+// Until it saw CTRL_BREAK (exit kExitedOnBreak) or its lifetime ran out.
+int exitOnBreak() {
+    g_breakSeen = CreateEventW(nullptr, TRUE, FALSE, nullptr);
+    SetConsoleCtrlHandler(onCtrlBreak, TRUE);
+    signalReady();
+    return WaitForSingleObject(g_breakSeen, kChildLifetimeMs) == WAIT_OBJECT_0 ? kExitedOnBreak : 0;
+}
 
 LRESULT CALLBACK closingWindowProc(HWND hwnd, UINT msg, WPARAM w, LPARAM l) {
     if (msg == WM_CLOSE) {
@@ -200,6 +235,23 @@ int childMain(int argc, wchar_t **argv) {
     }
     if (mode == L"selfargv") return childCheckOwnArgv();
     if (mode == L"exit-code") return _wtoi(argv[3]);
+    if (mode == L"on-break") return exitOnBreak(); // a service that stops on CTRL_BREAK
+    if (mode == L"default-break") {                // no handler of its own: the default one ends it
+        signalReady();
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"ignore-break") { // one that does not: killed after the grace
+        SetConsoleCtrlHandler(ignoreCtrlBreakInChild, TRUE);
+        signalReady();
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"attach") { // joins the console of pid argv[3]: a process outside its tree
+        FreeConsole();
+        if (!AttachConsole(DWORD(_wtoi(argv[3])))) return 11;
+        return exitOnBreak();
+    }
     if (mode == L"listen") { // holds 127.0.0.1:<port> until it is ended
         WSADATA wsa;
         WSAStartup(MAKEWORD(2, 2), &wsa);
@@ -455,7 +507,7 @@ void testExitWatchSignalledOnExit() {
 }
 
 void testTerminateEndsChild() {
-    Child child({L"sleep"});
+    Child child({L"sleep"}); // no console, no window: nothing to ask
     const Identity id = child.identity();
     const auto t0 = std::chrono::steady_clock::now();
     const TerminateResult r = terminate(id, 30000ms);
@@ -464,8 +516,8 @@ void testTerminateEndsChild() {
     CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
     CHECK(child.waitExit(0));
     CHECK(alive(id) == Liveness::Gone);
-    // A windowless process has nothing to close: no pointless wait for the grace period (the
-    // margin covers user32's first start-up under wine, which can take a second or two).
+    // Nothing to ask: no pointless wait for the grace period (the margin covers user32's first
+    // start-up under wine, which can take a second or two).
     CHECK_MSG(ms.count() < 15000, r.detail);
     CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
     char buf[64];
@@ -473,8 +525,122 @@ void testTerminateEndsChild() {
     note(buf);
 }
 
+// wine's version, empty on Windows.
+std::string wineVersion() {
+    using Fn = const char *(*)();
+    const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    const auto fn = reinterpret_cast<Fn>(
+        reinterpret_cast<void (*)()>(ntdll ? GetProcAddress(ntdll, "wine_get_version") : nullptr));
+    return fn ? fn() : "";
+}
+
+// wine 8.0 cannot deliver CTRL_BREAK_EVENT: its server answers GenerateConsoleCtrlEvent with
+// STATUS_NOT_IMPLEMENTED for anything but CTRL_C (seen with WINEDEBUG=+server). There, and only
+// there, terminate() is expected to say so and kill at once; anywhere else the send must work.
+bool ctrlBreakUnsupportedHere(const TerminateResult &r) {
+    return !wineVersion().empty() &&
+           r.detail.find("not asked first: GenerateConsoleCtrlEvent") != std::string::npos;
+}
+
+// What a run on wine 8 can check of a stop that should have been graceful: refused by the
+// platform, the process is killed at once (no grace wait for an ask that never went out).
+void checkKilledAtOnceWithoutCtrlBreak(const TerminateResult &r, double ms, const Child &child) {
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(ms < 10000, std::to_string(ms) + " ms: waited for a grace it had no reason for");
+    note("wine " + wineVersion() +
+         " does not implement CTRL_BREAK_EVENT: graceful exit not shown, killed at once");
+}
+
+// The child has set up its console control handler.
+bool waitReady(const Child &child) {
+    return waitUntil(
+               [&] {
+                   HANDLE e =
+                       OpenEventW(SYNCHRONIZE, FALSE, readyEventName(DWORD(child.pid())).c_str());
+                   if (e) CloseHandle(e);
+                   return e != nullptr || !child.running();
+               },
+               20000ms) &&
+           child.running();
+}
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A console service is asked with CTRL_BREAK (through its console: the test, like GUI Tether,
+// has none) and stops on its own: ExitedOnTerm, its own exit code, well inside the grace.
+void testTerminateStopsConsoleServiceWithCtrlBreak() {
+    Child child({L"on-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(child), "child not ready; exit code " + std::to_string(child.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(child.identity(), 20000ms);
+    const double ms = msSince(t0);
+    if (ctrlBreakUnsupportedHere(r)) return checkKilledAtOnceWithoutCtrlBreak(r, ms, child);
+    CHECK_MSG(r.outcome == TerminateOutcome::ExitedOnTerm, toString(r.outcome) + (": " + r.detail));
+    CHECK(r.detail.find("CTRL_BREAK") != std::string::npos);
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == kExitedOnBreak, std::to_string(child.exitCode()));
+    CHECK_MSG(ms < 10000, std::to_string(ms) + " ms");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "stopped on CTRL_BREAK in %.1f ms", ms);
+    note(buf);
+}
+
+// Without a handler of its own, CTRL_BREAK ends a console program (as node without a SIGBREAK
+// listener): still a stop it was asked for, not a kill.
+void testCtrlBreakDefaultHandlerEndsProcess() {
+    Child child({L"default-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(child), "child not ready; exit code " + std::to_string(child.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(child.identity(), 20000ms);
+    if (ctrlBreakUnsupportedHere(r))
+        return checkKilledAtOnceWithoutCtrlBreak(r, msSince(t0), child);
+    CHECK_MSG(r.outcome == TerminateOutcome::ExitedOnTerm, toString(r.outcome) + (": " + r.detail));
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == kControlCExit, std::to_string(child.exitCode()));
+}
+
+// A service that ignores CTRL_BREAK is killed once the grace has passed, not before.
+void testTerminateKillsCtrlBreakIgnorerAfterGrace() {
+    Child child({L"ignore-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(child), "child not ready; exit code " + std::to_string(child.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(child.identity(), 1500ms);
+    const double ms = msSince(t0);
+    if (ctrlBreakUnsupportedHere(r)) return checkKilledAtOnceWithoutCtrlBreak(r, ms, child);
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK(r.detail.find("ignored CTRL_BREAK") != std::string::npos);
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == 1, std::to_string(child.exitCode()));
+    CHECK_MSG(ms >= 1500 && ms < 10000, std::to_string(ms) + " ms");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "killed after %.1f ms (grace 1500)", ms);
+    note(buf);
+}
+
+// CTRL_BREAK reaches every process on a console: a console that a process outside the target's
+// tree shares gets none. The target is killed without a grace wait; the stranger hears nothing.
+void testCtrlBreakNeverSentToASharedConsole() {
+    Child target({L"ignore-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(target), "target not ready");
+    Child stranger({L"attach", std::to_wstring(target.pid())});
+    CHECK_MSG(waitReady(stranger),
+              "stranger did not attach; exit code " + std::to_string(stranger.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(target.identity(), 20000ms);
+    const double ms = msSince(t0);
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK_MSG(r.detail.find("outside its tree") != std::string::npos, r.detail);
+    CHECK_MSG(ms < 10000, std::to_string(ms) + " ms: waited for a grace it had no reason for");
+    CHECK_MSG(!stranger.waitExit(500),
+              "the stranger got the CTRL_BREAK, exit code " + std::to_string(stranger.exitCode()));
+    note(r.detail);
+}
+
 void testTerminateClosesWindowGracefully() {
-    Child child({L"window"});
+    Child child({L"window"}); // a window, no console: asked with WM_CLOSE
     const Identity id = child.identity();
     // Wait for the window to exist before asking it to close.
     struct Find {
@@ -944,6 +1110,14 @@ void testPortListenersPerFamily() {
 int wmain(int argc, wchar_t **argv) {
     if (argc > 1 && std::wstring(argv[1]) == L"child") return childMain(argc, argv);
 
+    // Like GUI Tether, the test runs without a console, so terminate() must attach to its
+    // targets' consoles. Its output must then not be a console.
+    if (GetFileType(GetStdHandle(STD_OUTPUT_HANDLE)) == FILE_TYPE_CHAR) {
+        std::printf("FAIL: redirect stdout to a file: the test detaches from its console\n"
+                    "0 passed, 1 failed\n");
+        return 1;
+    }
+    FreeConsole();
     WSADATA wsa;
     WSAStartup(MAKEWORD(2, 2), &wsa);
     const std::vector<std::pair<const char *, void (*)()>> tests{
@@ -959,7 +1133,15 @@ int wmain(int argc, wchar_t **argv) {
         {"forged identity is refused and the child keeps running", testForgedIdentityRefused},
         {"an exit watch is signalled when the process ends, never for a forgery",
          testExitWatchSignalledOnExit},
-        {"terminate ends a windowless child", testTerminateEndsChild},
+        {"terminate kills a child with neither console nor window at once", testTerminateEndsChild},
+        {"terminate stops a console service with CTRL_BREAK (ExitedOnTerm)",
+         testTerminateStopsConsoleServiceWithCtrlBreak},
+        {"CTRL_BREAK without a handler ends a console process (default handler)",
+         testCtrlBreakDefaultHandlerEndsProcess},
+        {"a service ignoring CTRL_BREAK is Killed after the grace",
+         testTerminateKillsCtrlBreakIgnorerAfterGrace},
+        {"no CTRL_BREAK to a console shared with a process outside the tree",
+         testCtrlBreakNeverSentToASharedConsole},
         {"terminate closes a windowed child gracefully (WM_CLOSE)",
          testTerminateClosesWindowGracefully},
         {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
