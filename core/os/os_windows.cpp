@@ -531,8 +531,9 @@ bool sendCtrlBreak(Pid pid, std::string &why) {
         else if (stranger != members.end())
             why = "its console is shared with pid " + std::to_string(*stranger) +
                   ", outside its tree";
-        else if (!(sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(pid)) != FALSE))
-            why = lastErrorText("GenerateConsoleCtrlEvent");
+        else
+            sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(pid)) != FALSE;
+        if (!sent && why.empty()) why = lastErrorText("GenerateConsoleCtrlEvent");
     }
     FreeConsole();
     // AttachConsole may have filled in missing standard handles with the console's, which

@@ -581,7 +581,7 @@ void testTerminateStopsConsoleServiceWithCtrlBreak() {
     CHECK_MSG(r.outcome == TerminateOutcome::ExitedOnTerm, toString(r.outcome) + (": " + r.detail));
     CHECK(r.detail.find("CTRL_BREAK") != std::string::npos);
     CHECK(child.waitExit(5000));
-    CHECK_MSG(child.exitCode() == kExitedOnBreak, std::to_string(child.exitCode()));
+    CHECK_MSG(child.exitCode() == DWORD(kExitedOnBreak), std::to_string(child.exitCode()));
     CHECK_MSG(ms < 10000, std::to_string(ms) + " ms");
     char buf[64];
     std::snprintf(buf, sizeof buf, "stopped on CTRL_BREAK in %.1f ms", ms);
