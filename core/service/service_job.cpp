@@ -27,8 +27,8 @@ std::vector<os::Pid> endServiceJob(const std::shared_ptr<os::Job> &job,
 }
 
 #ifdef Q_OS_WIN
-// Written against the Qt and Win32 documentation; Qt for Windows cannot be built on the Linux
-// machine this was written on. The job calls themselves (os_windows.cpp) run under wine.
+// Compiled into tether.exe with Qt 6.4.2 for MinGW-w64; the Qt suites do not build for Windows
+// yet, so what runs under wine is the OS layer below (tests/windows/test_os_windows.cpp).
 
 void setServiceCreationFlags(QProcess *process, bool suspended) {
     process->setCreateProcessArgumentsModifier([suspended](QProcess::CreateProcessArguments *args) {
