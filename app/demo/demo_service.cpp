@@ -20,6 +20,12 @@ namespace tether::demo {
 
 namespace {
 
+#ifdef Q_OS_WIN
+constexpr const char *kStopRequestName = "CTRL_BREAK";
+#else
+constexpr const char *kStopRequestName = "SIGTERM";
+#endif
+
 void printLine(const QString &line) {
     std::fputs(qPrintable(line + QLatin1Char('\n')), stdout);
     std::fflush(stdout); // stdout is a pipe to the supervisor: no block buffering
@@ -40,7 +46,7 @@ void scheduleFaults(const DemoServiceOptions &o, SignalPipe &signalPipe) {
         QTimer::singleShot(o.freezeAfterMs, [&signalPipe, ignoreTerm = o.ignoreTerm] {
             signalPipe.restoreDefaults(); // a hung process still dies on SIGTERM...
             if (ignoreTerm)               // ...unless it ignores it: only SIGKILL helps then
-                ::signal(SIGTERM, SIG_IGN);
+                signalPipe.ignore(SIGTERM);
             freezeForever();
         });
 }
@@ -65,10 +71,17 @@ int runDemoService(int argc, char **argv) {
 #ifdef SIGPIPE
     std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us
 #endif
-    SignalPipe signalPipe({SIGTERM, SIGINT});
-    if (o.ignoreTerm) ::signal(SIGTERM, SIG_IGN);
-    QObject::connect(&signalPipe, &SignalPipe::received, &app,
-                     [](int) { QCoreApplication::exit(0); });
+    SignalPipe signalPipe({SIGTERM, SIGINT}); // Windows: CTRL_BREAK arrives as SIGTERM
+    if (o.ignoreTerm) signalPipe.ignore(SIGTERM);
+    QObject::connect(&signalPipe, &SignalPipe::received, &app, [](int signalNumber) {
+        // Said in the log, and exit code 0: a graceful stop, never confused with a kill.
+        printLine(
+            QStringLiteral("demo-service: stopping on %1")
+                .arg(signalNumber == SIGTERM
+                         ? QStringLiteral("stop request (%1)").arg(QLatin1String(kStopRequestName))
+                         : QStringLiteral("signal %1").arg(signalNumber)));
+        QCoreApplication::exit(0);
+    });
 
     McpFleet fleet(demoMcpChildSpecs(QCoreApplication::applicationFilePath(), o));
     QObject::connect(&fleet, &McpFleet::childStarted, [](const QString &name, qint64 pid) {

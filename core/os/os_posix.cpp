@@ -61,11 +61,18 @@ bool Job::assign(Pid, std::string *error) {
     setError(error);
     return false;
 }
+std::optional<std::uint64_t> Job::keepOpenIn(const Identity &, std::string *error) {
+    setError(error);
+    return std::nullopt;
+}
 std::vector<Pid> Job::pids() const {
     return {};
 }
 bool Job::terminate(unsigned, std::string *error) {
     setError(error);
+    return false;
+}
+bool Job::waitEmpty(std::chrono::milliseconds) const {
     return false;
 }
 bool resumeSuspended(Pid, std::string *error) {

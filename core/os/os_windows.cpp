@@ -5,13 +5,14 @@
 #include "os/process.h"
 #include "os/windows_tcp_table.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
+// NOMINMAX and WIN32_LEAN_AND_MEAN come from CMake, for every Windows target.
 #include <winsock2.h>
 #include <ws2tcpip.h>
 // winsock2 must come before windows.h
 #include <windows.h>
+#if defined(min) || defined(max)
+#error "windows.h defined min/max macros: NOMINMAX is missing from this target's definitions"
+#endif
 
 #include <iphlpapi.h>
 #include <psapi.h>
@@ -23,6 +24,7 @@
 #include <cstddef>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <utility>
 
 namespace tether::os {
@@ -39,6 +41,8 @@ public:
     }
     Handle(const Handle &) = delete;
     Handle &operator=(const Handle &) = delete;
+    Handle(Handle &&other) noexcept
+        : h_(std::exchange(other.h_, nullptr)) {}
     HANDLE get() const { return h_; }
     explicit operator bool() const { return h_ != nullptr; }
 
@@ -163,8 +167,18 @@ bool creationTimeOf(HANDLE h, std::uint64_t *start, std::uint64_t *cpuMs = nullp
     return true;
 }
 
-// A process object that has exited but is still held open somewhere: gone, like a zombie.
+// A process object that has exited but is still held open somewhere: gone, like a zombie. The
+// handle is signalled once the process has exited; the exit code cannot say it, since a process
+// may exit with 259 (STILL_ACTIVE). Only a handle without SYNCHRONIZE falls back to the code.
 bool hasExited(HANDLE h) {
+    switch (WaitForSingleObject(h, 0)) {
+    case WAIT_OBJECT_0:
+        return true;
+    case WAIT_TIMEOUT:
+        return false;
+    default:
+        break;
+    }
     DWORD code = 0;
     return GetExitCodeProcess(h, &code) && code != STILL_ACTIVE;
 }
@@ -177,6 +191,7 @@ void describe(HANDLE h, ProcessInfo &p) {
     p.executable = imagePathOf(h);
     PROCESS_MEMORY_COUNTERS mem{};
     mem.cb = sizeof mem;
+    // Needs PROCESS_VM_READ (openForQuery asks for it); without it the call fails: rss stays 0.
     if (GetProcessMemoryInfo(h, &mem, sizeof mem)) p.rssKiB = mem.WorkingSetSize / 1024;
     if (p.pid == Pid(GetCurrentProcessId()))
         p.argv = splitCommandLine(GetCommandLineW());
@@ -194,6 +209,16 @@ HANDLE openProcess(Pid pid, DWORD access) {
     return OpenProcess(access, FALSE, DWORD(pid));
 }
 
+// A handle for describe(): memory counters need PROCESS_VM_READ and the exit state SYNCHRONIZE;
+// a process that grants less (another user's, a protected one) is still described with less.
+HANDLE openForQuery(Pid pid) {
+    for (const DWORD extra : {DWORD(PROCESS_VM_READ | SYNCHRONIZE), DWORD(SYNCHRONIZE), DWORD(0)}) {
+        if (HANDLE h = openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION | extra)) return h;
+        if (GetLastError() != ERROR_ACCESS_DENIED) break; // no such process: asking less won't help
+    }
+    return nullptr;
+}
+
 } // namespace
 
 std::vector<ProcessInfo> snapshot() {
@@ -207,7 +232,7 @@ std::vector<ProcessInfo> snapshot() {
         ProcessInfo p;
         p.pid = entry.th32ProcessID;
         p.ppid = entry.th32ParentProcessID; // may be stale: descendants() checks start times
-        Handle h(openProcess(p.pid, PROCESS_QUERY_LIMITED_INFORMATION));
+        Handle h(openForQuery(p.pid));
         if (!h) {
             if (GetLastError() == ERROR_INVALID_PARAMETER)
                 continue;                         // exited since the toolhelp snapshot
@@ -224,7 +249,7 @@ std::vector<ProcessInfo> snapshot() {
 
 Lookup inspect(Pid pid) {
     Lookup l;
-    Handle h(openProcess(pid, PROCESS_QUERY_LIMITED_INFORMATION));
+    Handle h(openForQuery(pid));
     if (!h) {
         const DWORD err = GetLastError();
         if (err == ERROR_INVALID_PARAMETER) {
@@ -441,26 +466,114 @@ DWORD clampedMs(std::chrono::milliseconds ms) {
 
 constexpr std::chrono::milliseconds kAfterKillWait{5000};
 
+// AttachConsole / FreeConsole change the console of the whole process: one at a time.
+std::mutex &consoleMutex() {
+    static std::mutex m;
+    return m;
+}
+
+// Tether ignores CTRL_BREAK for good: it is attached to the target's console while it sends
+// one, and the event reaches it too, possibly after it has detached again.
+BOOL WINAPI ignoreCtrlBreak(DWORD type) {
+    return type == CTRL_BREAK_EVENT ? TRUE : FALSE;
+}
+
+// The pids attached to the console this process is attached to; empty when unreadable.
+std::vector<DWORD> consoleProcesses() {
+    std::vector<DWORD> list(16);
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const DWORD n = GetConsoleProcessList(list.data(), DWORD(list.size()));
+        if (n == 0) return {};
+        if (n <= list.size()) {
+            list.resize(n);
+            return list;
+        }
+        list.resize(n + 8); // more joined meanwhile: try again with room for them
+    }
+    return {};
+}
+
+// Windows has no SIGTERM. A console service (Tether starts it with a console of its own and in
+// a new process group) is asked to stop with CTRL_BREAK_EVENT, which node and bun see as SIGBREAK.
+// GenerateConsoleCtrlEvent reaches only the caller's console, so Tether (a GUI program, no
+// console) attaches to the target's for the call. It goes to the group the target leads (group
+// 0 would mean "all on the console" on Windows but "the caller's group" under wine); what a pid
+// that leads no group receives is undocumented, so it is sent only if every process on that
+// console is the verified target or one of its descendants: never to a console shared with
+// anything else. The caller's handle pins the target's pid.
+bool sendCtrlBreak(Pid pid, std::string &why) {
+    const std::lock_guard<std::mutex> lock(consoleMutex());
+    static const BOOL ignoring = SetConsoleCtrlHandler(ignoreCtrlBreak, TRUE);
+    if (!ignoring) {
+        why = "cannot ignore CTRL_BREAK itself";
+        return false;
+    }
+    const HANDLE saved[3] = {GetStdHandle(STD_INPUT_HANDLE), GetStdHandle(STD_OUTPUT_HANDLE),
+                             GetStdHandle(STD_ERROR_HANDLE)};
+    if (!AttachConsole(DWORD(pid))) {
+        const DWORD err = GetLastError();
+        why = err == ERROR_ACCESS_DENIED ? "Tether has a console of its own"
+                                         : "it has no console to send CTRL_BREAK to";
+        return false;
+    }
+    bool sent = false;
+    const std::vector<DWORD> members = consoleProcesses();
+    if (members.empty()) {
+        why = lastErrorText("GetConsoleProcessList");
+    } else {
+        const std::vector<Pid> tree = descendants(pid);
+        const auto stranger = std::find_if(members.begin(), members.end(), [&](DWORD m) {
+            return Pid(m) != pid && Pid(m) != currentPid() &&
+                   std::find(tree.begin(), tree.end(), Pid(m)) == tree.end();
+        });
+        if (std::find(members.begin(), members.end(), DWORD(pid)) == members.end())
+            why = "not on the console it was attached to";
+        else if (stranger != members.end())
+            why = "its console is shared with pid " + std::to_string(*stranger) +
+                  ", outside its tree";
+        else
+            sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(pid)) != FALSE;
+        if (!sent && why.empty()) why = lastErrorText("GenerateConsoleCtrlEvent");
+    }
+    FreeConsole();
+    // AttachConsole may have filled in missing standard handles with the console's, which
+    // FreeConsole left dangling.
+    SetStdHandle(STD_INPUT_HANDLE, saved[0]);
+    SetStdHandle(STD_OUTPUT_HANDLE, saved[1]);
+    SetStdHandle(STD_ERROR_HANDLE, saved[2]);
+    return sent;
+}
+
 } // namespace
 
 TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
     TerminateResult r;
     Handle h(openVerified(id, PROCESS_TERMINATE, r.outcome, r.detail));
     if (!h) return r;
-    // Graceful: ask its top-level windows to close. Console / windowless processes have nothing
-    // to ask (no SIGTERM here; HTTP shutdown is the caller's job), so they get no pointless wait.
+    // Graceful: CTRL_BREAK through its console, and WM_CLOSE to its top-level windows. A process
+    // that can be asked neither way gets no pointless wait (HTTP shutdown is the caller's job).
+    std::string noBreak;
+    const bool breakSent = sendCtrlBreak(id.pid, noBreak);
     CloseRequest req{DWORD(id.pid)};
     EnumWindows(postCloseToWindowsOf, reinterpret_cast<LPARAM>(&req));
-    if (req.posted > 0 && WaitForSingleObject(h.get(), clampedMs(grace)) == WAIT_OBJECT_0) {
+    std::string asked;
+    if (breakSent) asked = "CTRL_BREAK";
+    if (req.posted > 0)
+        asked += (asked.empty() ? "" : " + ") + std::to_string(req.posted) + " WM_CLOSE";
+    if (!asked.empty() && WaitForSingleObject(h.get(), clampedMs(grace)) == WAIT_OBJECT_0) {
         r.outcome = TerminateOutcome::ExitedOnTerm;
-        r.detail = "closed its windows (" + std::to_string(req.posted) + " WM_CLOSE)";
+        r.detail = "exited on " + asked;
         return r;
     }
+    const std::string why =
+        asked.empty() ? "not asked first: " + noBreak
+                      : "ignored " + asked + " for " + std::to_string(grace.count()) + " ms";
     // The handle still pins the verified process: this cannot hit a reused pid.
     if (!TerminateProcess(h.get(), 1)) {
         const DWORD err = GetLastError();
         if (WaitForSingleObject(h.get(), 0) == WAIT_OBJECT_0) {
-            r.outcome = req.posted ? TerminateOutcome::ExitedOnTerm : TerminateOutcome::AlreadyGone;
+            r.outcome =
+                asked.empty() ? TerminateOutcome::AlreadyGone : TerminateOutcome::ExitedOnTerm;
             r.detail = "exited before TerminateProcess";
         } else {
             r.outcome = TerminateOutcome::Unknown;
@@ -470,7 +583,7 @@ TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
     }
     if (WaitForSingleObject(h.get(), clampedMs(kAfterKillWait)) == WAIT_OBJECT_0) {
         r.outcome = TerminateOutcome::Killed;
-        r.detail = req.posted ? "ignored WM_CLOSE; TerminateProcess" : "TerminateProcess";
+        r.detail = "TerminateProcess (" + why + ")";
     } else {
         r.outcome = TerminateOutcome::Unknown;
         r.detail = "TerminateProcess issued, process still running after 5 s";
@@ -551,6 +664,9 @@ Job::~Job() {
 
 // No JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE on purpose: Tether may quit and leave the service running;
 // the job lives on through its processes and a later launch reopens it by name.
+// JOB_OBJECT_LIMIT_BREAKAWAY_OK: what the service starts with CREATE_BREAKAWAY_FROM_JOB (a browser
+// for an MCP OAuth login) leaves the job and survives a restart. Not SILENT_BREAKAWAY_OK: MCP
+// servers, started normally, stay in the job.
 std::unique_ptr<Job> Job::create(const std::string &name, std::string *error) {
     if (name.empty()) {
         setError(error, "a job needs a name");
@@ -565,6 +681,14 @@ std::unique_ptr<Job> Job::create(const std::string &name, std::string *error) {
         // Mixing a new service into an old job would blur which processes are leftovers.
         CloseHandle(h);
         setError(error, "job '" + name + "' already exists: open() it to see what is left");
+        return nullptr;
+    }
+    // An extended-limit flag: only the extended structure may carry it (the basic one is refused).
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_BREAKAWAY_OK;
+    if (!SetInformationJobObject(h, JobObjectExtendedLimitInformation, &limits, sizeof limits)) {
+        setError(error, lastErrorText("SetInformationJobObject"));
+        CloseHandle(h);
         return nullptr;
     }
     return std::unique_ptr<Job>(new Job(h));
@@ -596,6 +720,24 @@ bool Job::assign(Pid pid, std::string *error) {
         return false;
     }
     return true;
+}
+
+std::optional<std::uint64_t> Job::keepOpenIn(const Identity &id, std::string *error) {
+    TerminateOutcome why = TerminateOutcome::Unknown;
+    std::string detail;
+    Handle target(openVerified(id, PROCESS_DUP_HANDLE, why, detail));
+    if (!target) {
+        setError(error, detail);
+        return std::nullopt;
+    }
+    // Query access is all it takes to keep the job alive; the process is never told of it.
+    HANDLE inTarget = nullptr;
+    if (!DuplicateHandle(GetCurrentProcess(), static_cast<HANDLE>(handle_), target.get(), &inTarget,
+                         JOB_OBJECT_QUERY, FALSE, 0)) {
+        setError(error, lastErrorText("DuplicateHandle"));
+        return std::nullopt;
+    }
+    return std::uint64_t(reinterpret_cast<std::uintptr_t>(inTarget));
 }
 
 std::vector<Pid> Job::pids() const {
@@ -639,6 +781,40 @@ bool Job::terminate(unsigned exitCode, std::string *error) {
         return false;
     }
     return true;
+}
+
+bool Job::waitEmpty(std::chrono::milliseconds timeout) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        JOBOBJECT_BASIC_ACCOUNTING_INFORMATION acct{};
+        if (!QueryInformationJobObject(static_cast<HANDLE>(handle_),
+                                       JobObjectBasicAccountingInformation, &acct, sizeof acct,
+                                       nullptr))
+            return false;
+        if (acct.ActiveProcesses == 0) return true;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        // Wait on the members' handles instead of polling. A listed pid may have exited and been
+        // reused since: only a process still in this job is waited on.
+        std::vector<Handle> members;
+        std::vector<HANDLE> waitOn;
+        for (Pid pid : pids()) {
+            HANDLE h = openProcess(pid, SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION);
+            if (!h) continue;
+            members.emplace_back(h);
+            BOOL inJob = FALSE;
+            if (IsProcessInJob(h, static_cast<HANDLE>(handle_), &inJob) && inJob &&
+                waitOn.size() < MAXIMUM_WAIT_OBJECTS)
+                waitOn.push_back(h);
+        }
+        // Nothing to wait on (exiting between the two queries): look again shortly.
+        const DWORD ms = waitOn.empty() ? std::min<DWORD>(clampedMs(left), 5) : clampedMs(left);
+        if (waitOn.empty())
+            Sleep(ms);
+        else
+            WaitForMultipleObjects(DWORD(waitOn.size()), waitOn.data(), TRUE, ms);
+    }
 }
 
 std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {

@@ -97,8 +97,12 @@ struct TerminateResult {
 const char *toString(TerminateOutcome o);
 
 // Re-verifies identity immediately before every signal. POSIX: SIGTERM then SIGCONT (a stopped
-// process must run to act on TERM), wait up to grace, SIGKILL, wait. Windows: graceful close
-// where possible, then TerminateProcess. A mismatching identity is Refused, never signalled.
+// process must run to act on TERM), wait up to grace, SIGKILL, wait. Windows (no SIGTERM):
+// CTRL_BREAK_EVENT to the console process group it leads, sent through its console only when
+// nothing outside its tree shares that console, and WM_CLOSE to its top-level windows; wait up
+// to grace, then TerminateProcess. ExitedOnTerm: it ended when asked; Killed: it needed the
+// kill; asked neither way (no console, no window), it is killed at once, without the wait.
+// A mismatching identity is Refused, never signalled.
 TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace);
 
 enum class Signal { Terminate, Kill, Continue, Stop };
@@ -154,6 +158,8 @@ private:
 // Windows job object: a named container for a process tree that can be terminated as a whole
 // and reopened by name by a later Tether launch. On POSIX every call fails (returns nullptr /
 // false); containment there is a process group (setsid in the child).
+// A job's name lives only while some handle to the job is open, not while its processes run:
+// keepOpenIn() gives the service a handle of its own, so the name outlives Tether's handle.
 class Job {
 public:
     static std::unique_ptr<Job> create(const std::string &name, std::string *error = nullptr);
@@ -163,8 +169,16 @@ public:
     Job &operator=(const Job &) = delete;
 
     bool assign(Pid pid, std::string *error = nullptr);
+    // Duplicates a handle to the job into the verified process `id`, which never closes it: the
+    // job (and its name) lives as long as that process. The handle's value in that process;
+    // nullopt when the identity does not hold or the duplication failed.
+    std::optional<std::uint64_t> keepOpenIn(const Identity &id, std::string *error = nullptr);
     std::vector<Pid> pids() const;
+    // Ends every process in the job. Returns once the ending is under way, not done: waitEmpty.
     bool terminate(unsigned exitCode = 1, std::string *error = nullptr);
+    // Until no process in the job is running (their sockets closed, their ports free) or the
+    // timeout passes; false then, or when the job cannot be queried.
+    bool waitEmpty(std::chrono::milliseconds timeout) const;
 
 private:
     explicit Job(void *handle);

@@ -107,8 +107,9 @@ void ServiceLauncher::launch(int port) {
     // The service leads a new session and process group: its whole tree can be signalled.
     if (config_.containment) p->setChildProcessModifier([] { ::setsid(); });
 #endif
-    // Windows: it starts suspended and runs once it is in its job (onStarted).
-    if (config_.containment) requestSuspendedStart(p);
+    // Windows: its own console and process group (a graceful stop is CTRL_BREAK); contained, it
+    // starts suspended and runs once it is in its job (onStarted).
+    setServiceCreationFlags(p, config_.containment);
     connect(p, &QProcess::started, this, [this, p] { onStarted(p); });
     connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
         if (e != QProcess::FailedToStart || p != process_) return;

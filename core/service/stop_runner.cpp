@@ -44,6 +44,7 @@ void StopRunner::run(const policy::RunStopPlan &run) {
     struct Outcome {
         supervision::StopPlanReport report;
         std::vector<os::Pid> jobEnded;
+        bool jobEmptied = true;
         int pending = 2; // the group's grace and the orphan sweep run side by side
     };
     auto outcome = std::make_shared<Outcome>();
@@ -66,8 +67,10 @@ void StopRunner::run(const policy::RunStopPlan &run) {
         [plan, job, outcome] {
             supervision::OsProcessTable table;
             outcome->report = supervision::beginStopPlan(plan, table);
-            // Windows: what is left in its job (POSIX: the group step).
-            if (!outcome->report.refused()) outcome->jobEnded = endServiceJob(job);
+            // Windows: what is left in its job (POSIX: the group step), gone before the relaunch.
+            if (!outcome->report.refused())
+                outcome->jobEnded = endServiceJob(job, std::chrono::milliseconds(plan.graceMs),
+                                                  &outcome->jobEmptied);
         },
         [this, plan, outcome, done] {
             const supervision::StopPlanReport &r = outcome->report;
@@ -94,7 +97,12 @@ void StopRunner::run(const policy::RunStopPlan &run) {
                                  .arg(plan.pgid)
                                  .arg(QString::fromStdString(r.groupSkipped)));
             if (!outcome->jobEnded.empty())
-                emit logLine(QStringLiteral("  job ended: %1").arg(pidList(outcome->jobEnded)));
+                emit logLine(QStringLiteral("  job ended: %1%2")
+                                 .arg(pidList(outcome->jobEnded))
+                                 .arg(outcome->jobEmptied
+                                          ? QString()
+                                          : QStringLiteral(" (still not empty after %1 ms)")
+                                                .arg(plan.graceMs)));
             offThread(
                 this,
                 [plan, outcome] {

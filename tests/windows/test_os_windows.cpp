@@ -5,9 +5,7 @@
 #include "os/process.h"
 #include "os/windows_tcp_table.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
+// NOMINMAX and WIN32_LEAN_AND_MEAN come from CMake, for every Windows target.
 #include <winsock2.h>
 #include <ws2tcpip.h>
 // winsock2 must come before windows.h
@@ -45,6 +43,22 @@ struct Failure {
     do {                                                                                           \
         if (!(cond)) throw Failure{__LINE__, std::string(#cond) + " (" + (msg) + ")"};             \
     } while (0)
+
+// Closes a HANDLE the test opened itself.
+class Handle {
+public:
+    explicit Handle(HANDLE h)
+        : h_(h) {}
+    ~Handle() {
+        if (h_) CloseHandle(h_);
+    }
+    Handle(const Handle &) = delete;
+    Handle &operator=(const Handle &) = delete;
+    HANDLE get() const { return h_; }
+
+private:
+    HANDLE h_;
+};
 
 std::string g_note; // extra information a test wants on its result line
 void note(const std::string &s) {
@@ -85,11 +99,16 @@ std::wstring quoted(const std::wstring &arg) {
     return arg.find_first_of(L" \t") == std::wstring::npos ? arg : L"\"" + arg + L"\"";
 }
 
+// How Tether starts a service: its own (windowless) console, leading a new process group.
+constexpr DWORD kServiceConsole = CREATE_NO_WINDOW | CREATE_NEW_PROCESS_GROUP;
+
 // A child process this test started: the handle positively identifies it. Leftovers are
-// terminated through that handle when the test ends.
+// terminated through that handle when the test ends. It has no console unless the flags give it
+// one (kServiceConsole): a console would make terminate() ask it with CTRL_BREAK first.
 class Child {
 public:
     explicit Child(const std::vector<std::wstring> &args, DWORD flags = 0) {
+        if (!(flags & (CREATE_NO_WINDOW | CREATE_NEW_CONSOLE))) flags |= DETACHED_PROCESS;
         std::wstring cmd = quoted(selfPath()) + L" child";
         for (const auto &a : args)
             cmd += L" " + quoted(a);
@@ -142,6 +161,7 @@ std::string jobName(const char *what) {
 // ---- child modes ----------------------------------------------------------------------------
 
 int childCheckOwnArgv(); // defined next to the test that uses it
+SOCKET listenOnLoopback(int family, std::uint16_t port, std::uint16_t *bound);
 
 constexpr DWORD kChildLifetimeMs = 120000; // self-limit: nothing outlives a broken run for long
 
@@ -149,17 +169,50 @@ std::wstring selfCommand(const wchar_t *mode) {
     return quoted(selfPath()) + L" child " + mode;
 }
 
-void spawnDetached(const std::wstring &cmd) {
+bool spawnDetached(const std::wstring &cmd, DWORD flags = 0) {
     STARTUPINFOW si{};
     si.cb = sizeof si;
     PROCESS_INFORMATION pi{};
     std::vector<wchar_t> line(cmd.begin(), cmd.end());
     line.push_back(L'\0');
-    if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si,
-                       &pi)) {
-        CloseHandle(pi.hThread);
-        CloseHandle(pi.hProcess);
-    }
+    if (!CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, flags, nullptr, nullptr, &si,
+                        &pi))
+        return false;
+    CloseHandle(pi.hThread);
+    CloseHandle(pi.hProcess);
+    return true;
+}
+
+constexpr int kBreakawayRefused = 10; // "breakaway" child: CREATE_BREAKAWAY_FROM_JOB failed
+constexpr int kExitedOnBreak = 42;    // "on-break" / "attach" child: its handler saw CTRL_BREAK
+constexpr DWORD kControlCExit = 0xC000013A; // STATUS_CONTROL_C_EXIT: the default handler's exit
+
+std::wstring readyEventName(DWORD pid) {
+    return L"Local\\tether-test-ready-" + std::to_wstring(pid);
+}
+
+// Tells the parent that this child's console control handler is in place.
+void signalReady() {
+    HANDLE ready = CreateEventW(nullptr, TRUE, TRUE, readyEventName(GetCurrentProcessId()).c_str());
+    (void)ready; // kept open for the child's lifetime, so the parent can find it
+}
+
+HANDLE g_breakSeen = nullptr;
+BOOL WINAPI onCtrlBreak(DWORD type) {
+    if (type != CTRL_BREAK_EVENT) return FALSE;
+    SetEvent(g_breakSeen); // the main thread exits with kExitedOnBreak: a graceful stop
+    return TRUE;
+}
+BOOL WINAPI ignoreCtrlBreakInChild(DWORD type) {
+    return type == CTRL_BREAK_EVENT ? TRUE : FALSE;
+}
+
+// Until it saw CTRL_BREAK (exit kExitedOnBreak) or its lifetime ran out.
+int exitOnBreak() {
+    g_breakSeen = CreateEventW(nullptr, TRUE, FALSE, nullptr);
+    SetConsoleCtrlHandler(onCtrlBreak, TRUE);
+    signalReady();
+    return WaitForSingleObject(g_breakSeen, kChildLifetimeMs) == WAIT_OBJECT_0 ? kExitedOnBreak : 0;
 }
 
 LRESULT CALLBACK closingWindowProc(HWND hwnd, UINT msg, WPARAM w, LPARAM l) {
@@ -181,12 +234,46 @@ int childMain(int argc, wchar_t **argv) {
         return 0;
     }
     if (mode == L"selfargv") return childCheckOwnArgv();
+    if (mode == L"exit-code") return _wtoi(argv[3]);
+    if (mode == L"on-break") return exitOnBreak(); // a service that stops on CTRL_BREAK
+    if (mode == L"default-break") {                // no handler of its own: the default one ends it
+        signalReady();
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"ignore-break") { // one that does not: killed after the grace
+        SetConsoleCtrlHandler(ignoreCtrlBreakInChild, TRUE);
+        signalReady();
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"attach") { // joins the console of pid argv[3]: a process outside its tree
+        FreeConsole();
+        if (!AttachConsole(DWORD(_wtoi(argv[3])))) return 11;
+        return exitOnBreak();
+    }
+    if (mode == L"listen") { // holds 127.0.0.1:<port> until it is ended
+        WSADATA wsa;
+        WSAStartup(MAKEWORD(2, 2), &wsa);
+        std::uint16_t bound = 0;
+        if (listenOnLoopback(AF_INET, std::uint16_t(_wtoi(argv[3])), &bound) == INVALID_SOCKET)
+            return 6;
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
     if (mode == L"exit-after") {
         Sleep(DWORD(_wtoi(argv[3])));
         return 7;
     }
     if (mode == L"tree") { // parent -> middle -> leaf, all sleeping
         spawnDetached(selfCommand(L"middle"));
+        Sleep(kChildLifetimeMs);
+        return 0;
+    }
+    if (mode == L"breakaway") { // one child leaves the job (as a browser would), one stays
+        if (!spawnDetached(selfCommand(L"sleep"), CREATE_BREAKAWAY_FROM_JOB))
+            return kBreakawayRefused;
+        spawnDetached(selfCommand(L"sleep"));
         Sleep(kChildLifetimeMs);
         return 0;
     }
@@ -344,6 +431,40 @@ void testExitedChildNotAliveWhileHandleOpen() {
     CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
 }
 
+// 259 is STILL_ACTIVE: an exit code cannot tell such a process from a running one, its handle can.
+void testExitCode259IsGone() {
+    Child child({L"exit-code", L"259"});
+    const Identity id = child.identity();
+    CHECK(child.waitExit(30000));
+    CHECK(child.exitCode() == STILL_ACTIVE);
+    CHECK_MSG(alive(id) == Liveness::Gone, "an exit code of 259 read as alive");
+    const Lookup l = inspect(id.pid);
+    CHECK(l.status != Lookup::Status::Error);
+    if (l.status == Lookup::Status::Found) CHECK(l.info.state == RunState::Zombie);
+    const std::vector<ProcessInfo> snap = snapshot();
+    for (const ProcessInfo &p : snap)
+        if (p.pid == id.pid) CHECK(p.state == RunState::Zombie);
+    CHECK(!identityOf(id.pid).has_value());
+    CHECK(waitGone(id, 1000ms));
+    CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
+    std::string error;
+    CHECK(!ExitWatch::open(id, &error));
+}
+
+// The memory column of the MCP rows: GetProcessMemoryInfo needs PROCESS_VM_READ.
+void testRssOfLiveChild() {
+    Child child({L"sleep"});
+    const Lookup l = inspect(child.pid());
+    CHECK(l.status == Lookup::Status::Found);
+    CHECK_MSG(l.info.rssKiB > 0, "inspect: rss 0");
+    const std::vector<ProcessInfo> snap = snapshot();
+    const auto it = std::find_if(snap.begin(), snap.end(),
+                                 [&](const ProcessInfo &p) { return p.pid == child.pid(); });
+    CHECK(it != snap.end());
+    CHECK_MSG(it->rssKiB > 0, "snapshot: rss 0");
+    note("rss " + std::to_string(l.info.rssKiB) + " KiB");
+}
+
 void testInspectMissingPid() {
     // Windows pids are multiples of 4; 0xFFFFFFF0 is never handed out in practice.
     const Lookup l = inspect(Pid(0xFFFFFFF0u));
@@ -386,7 +507,7 @@ void testExitWatchSignalledOnExit() {
 }
 
 void testTerminateEndsChild() {
-    Child child({L"sleep"});
+    Child child({L"sleep"}); // no console, no window: nothing to ask
     const Identity id = child.identity();
     const auto t0 = std::chrono::steady_clock::now();
     const TerminateResult r = terminate(id, 30000ms);
@@ -395,8 +516,8 @@ void testTerminateEndsChild() {
     CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
     CHECK(child.waitExit(0));
     CHECK(alive(id) == Liveness::Gone);
-    // A windowless process has nothing to close: no pointless wait for the grace period (the
-    // margin covers user32's first start-up under wine, which can take a second or two).
+    // Nothing to ask: no pointless wait for the grace period (the margin covers user32's first
+    // start-up under wine, which can take a second or two).
     CHECK_MSG(ms.count() < 15000, r.detail);
     CHECK(terminate(id, 100ms).outcome == TerminateOutcome::AlreadyGone);
     char buf[64];
@@ -404,8 +525,122 @@ void testTerminateEndsChild() {
     note(buf);
 }
 
+// wine's version, empty on Windows.
+std::string wineVersion() {
+    using Fn = const char *(*)();
+    const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    const auto fn = reinterpret_cast<Fn>(
+        reinterpret_cast<void (*)()>(ntdll ? GetProcAddress(ntdll, "wine_get_version") : nullptr));
+    return fn ? fn() : "";
+}
+
+// wine 8.0 cannot deliver CTRL_BREAK_EVENT: its server answers GenerateConsoleCtrlEvent with
+// STATUS_NOT_IMPLEMENTED for anything but CTRL_C (seen with WINEDEBUG=+server). There, and only
+// there, terminate() is expected to say so and kill at once; anywhere else the send must work.
+bool ctrlBreakUnsupportedHere(const TerminateResult &r) {
+    return !wineVersion().empty() &&
+           r.detail.find("not asked first: GenerateConsoleCtrlEvent") != std::string::npos;
+}
+
+// What a run on wine 8 can check of a stop that should have been graceful: refused by the
+// platform, the process is killed at once (no grace wait for an ask that never went out).
+void checkKilledAtOnceWithoutCtrlBreak(const TerminateResult &r, double ms, const Child &child) {
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(ms < 10000, std::to_string(ms) + " ms: waited for a grace it had no reason for");
+    note("wine " + wineVersion() +
+         " does not implement CTRL_BREAK_EVENT: graceful exit not shown, killed at once");
+}
+
+// The child has set up its console control handler.
+bool waitReady(const Child &child) {
+    return waitUntil(
+               [&] {
+                   HANDLE e =
+                       OpenEventW(SYNCHRONIZE, FALSE, readyEventName(DWORD(child.pid())).c_str());
+                   if (e) CloseHandle(e);
+                   return e != nullptr || !child.running();
+               },
+               20000ms) &&
+           child.running();
+}
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A console service is asked with CTRL_BREAK (through its console: the test, like GUI Tether,
+// has none) and stops on its own: ExitedOnTerm, its own exit code, well inside the grace.
+void testTerminateStopsConsoleServiceWithCtrlBreak() {
+    Child child({L"on-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(child), "child not ready; exit code " + std::to_string(child.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(child.identity(), 20000ms);
+    const double ms = msSince(t0);
+    if (ctrlBreakUnsupportedHere(r)) return checkKilledAtOnceWithoutCtrlBreak(r, ms, child);
+    CHECK_MSG(r.outcome == TerminateOutcome::ExitedOnTerm, toString(r.outcome) + (": " + r.detail));
+    CHECK(r.detail.find("CTRL_BREAK") != std::string::npos);
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == DWORD(kExitedOnBreak), std::to_string(child.exitCode()));
+    CHECK_MSG(ms < 10000, std::to_string(ms) + " ms");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "stopped on CTRL_BREAK in %.1f ms", ms);
+    note(buf);
+}
+
+// Without a handler of its own, CTRL_BREAK ends a console program (as node without a SIGBREAK
+// listener): still a stop it was asked for, not a kill.
+void testCtrlBreakDefaultHandlerEndsProcess() {
+    Child child({L"default-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(child), "child not ready; exit code " + std::to_string(child.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(child.identity(), 20000ms);
+    if (ctrlBreakUnsupportedHere(r))
+        return checkKilledAtOnceWithoutCtrlBreak(r, msSince(t0), child);
+    CHECK_MSG(r.outcome == TerminateOutcome::ExitedOnTerm, toString(r.outcome) + (": " + r.detail));
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == kControlCExit, std::to_string(child.exitCode()));
+}
+
+// A service that ignores CTRL_BREAK is killed once the grace has passed, not before.
+void testTerminateKillsCtrlBreakIgnorerAfterGrace() {
+    Child child({L"ignore-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(child), "child not ready; exit code " + std::to_string(child.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(child.identity(), 1500ms);
+    const double ms = msSince(t0);
+    if (ctrlBreakUnsupportedHere(r)) return checkKilledAtOnceWithoutCtrlBreak(r, ms, child);
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK(r.detail.find("ignored CTRL_BREAK") != std::string::npos);
+    CHECK(child.waitExit(5000));
+    CHECK_MSG(child.exitCode() == 1, std::to_string(child.exitCode()));
+    CHECK_MSG(ms >= 1500 && ms < 10000, std::to_string(ms) + " ms");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "killed after %.1f ms (grace 1500)", ms);
+    note(buf);
+}
+
+// CTRL_BREAK reaches every process on a console: a console that a process outside the target's
+// tree shares gets none. The target is killed without a grace wait; the stranger hears nothing.
+void testCtrlBreakNeverSentToASharedConsole() {
+    Child target({L"ignore-break"}, kServiceConsole);
+    CHECK_MSG(waitReady(target), "target not ready");
+    Child stranger({L"attach", std::to_wstring(target.pid())});
+    CHECK_MSG(waitReady(stranger),
+              "stranger did not attach; exit code " + std::to_string(stranger.exitCode()));
+    const auto t0 = std::chrono::steady_clock::now();
+    const TerminateResult r = terminate(target.identity(), 20000ms);
+    const double ms = msSince(t0);
+    CHECK_MSG(r.outcome == TerminateOutcome::Killed, toString(r.outcome) + (": " + r.detail));
+    CHECK_MSG(r.detail.find("outside its tree") != std::string::npos, r.detail);
+    CHECK_MSG(ms < 10000, std::to_string(ms) + " ms: waited for a grace it had no reason for");
+    CHECK_MSG(!stranger.waitExit(500),
+              "the stranger got the CTRL_BREAK, exit code " + std::to_string(stranger.exitCode()));
+    note(r.detail);
+}
+
 void testTerminateClosesWindowGracefully() {
-    Child child({L"window"});
+    Child child({L"window"}); // a window, no console: asked with WM_CLOSE
     const Identity id = child.identity();
     // Wait for the window to exist before asking it to close.
     struct Find {
@@ -515,6 +750,164 @@ void testJobAssignsAndResumesASuspendedStart() {
     CHECK(waitUntil([&] { return job->pids().empty(); }, 10000ms));
 }
 
+// endServiceJob's wait: once waitEmpty says so, the job's processes are gone and the port the
+// service held is free at once, so a relaunch on the same port does not meet its predecessor.
+void testJobWaitEmptyFreesThePort() {
+    std::uint16_t port = 0;
+    {
+        SOCKET probe = listenOnLoopback(AF_INET, 0, &port); // a free port, for the child
+        CHECK(probe != INVALID_SOCKET);
+        closesocket(probe);
+    }
+    std::string error;
+    auto job = Job::create(jobName("empty"), &error);
+    CHECK_MSG(job != nullptr, error);
+    Child holder({L"listen", std::to_wstring(port)}, CREATE_SUSPENDED);
+    CHECK_MSG(job->assign(holder.pid(), &error), error);
+    holder.resume();
+    CHECK_MSG(waitUntil([&] { return listeningPortOwners(port).listening || !holder.running(); },
+                        20000ms) &&
+                  holder.running(),
+              "the child did not listen; exit code " + std::to_string(holder.exitCode()));
+    CHECK_MSG(!job->waitEmpty(200ms), "a job with a running process reads as empty");
+    CHECK_MSG(job->terminate(1, &error), error);
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool emptied = job->waitEmpty(5000ms);
+    const auto ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0);
+    CHECK(emptied);
+    CHECK(job->pids().empty());
+    CHECK(holder.waitExit(0)); // no further wait: it is gone already
+    // The port, right away: bind it as the next service would.
+    std::uint16_t again = 0;
+    SOCKET next = listenOnLoopback(AF_INET, port, &again);
+    const int bindError = WSAGetLastError();
+    if (next != INVALID_SOCKET) closesocket(next);
+    CHECK_MSG(next != INVALID_SOCKET, "port still held: " + std::to_string(bindError));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "port %u free after waitEmpty %.1f ms", unsigned(port),
+                  ms.count());
+    note(buf);
+}
+
+// A job Tether makes allows breakaway: what the service starts with CREATE_BREAKAWAY_FROM_JOB (a
+// browser for an OAuth login) survives the end of the job; what it starts normally does not.
+void testJobBreakawaySurvivesNormalChildDoesNot() {
+    std::string error;
+    auto job = Job::create(jobName("breakaway"), &error);
+    CHECK_MSG(job != nullptr, error);
+    Child parent({L"breakaway"}, CREATE_SUSPENDED);
+    CHECK_MSG(job->assign(parent.pid(), &error), error);
+    parent.resume();
+    std::vector<Pid> below;
+    CHECK(waitUntil(
+        [&] {
+            below = descendants(parent.pid());
+            return below.size() >= 2 || !parent.running();
+        },
+        20000ms));
+    CHECK_MSG(parent.running(),
+              "exit code " + std::to_string(parent.exitCode()) +
+                  (parent.exitCode() == kBreakawayRefused ? " (breakaway refused)" : ""));
+    CHECK_MSG(below.size() == 2, std::to_string(below.size()) + " children");
+    const std::vector<Pid> inJob = waitForJobPids(*job, 2);
+    CHECK_MSG(inJob.size() == 2, std::to_string(inJob.size()) + " in the job");
+    CHECK(contains(inJob, parent.pid()));
+    std::vector<Identity> left, stayed;
+    for (Pid p : below) {
+        const auto id = identityOf(p);
+        CHECK(id.has_value());
+        (contains(inJob, p) ? stayed : left).push_back(*id);
+    }
+    CHECK_MSG(left.size() == 1 && stayed.size() == 1,
+              std::to_string(left.size()) + " left the job, " + std::to_string(stayed.size()) +
+                  " stayed");
+    CHECK_MSG(job->terminate(1, &error), error);
+    CHECK(parent.waitExit(10000));
+    CHECK_MSG(waitGone(stayed[0], 10000ms), "the normal child survived the job");
+    CHECK_MSG(alive(left[0]) == Liveness::Alive, "the breakaway child died with the job");
+    // Ours to end: started by our child, identity verified by terminate() itself.
+    CHECK(terminate(left[0], 100ms).outcome == TerminateOutcome::Killed);
+}
+
+// Negative control: in a job without JOB_OBJECT_LIMIT_BREAKAWAY_OK the same child cannot leave.
+void testJobWithoutBreakawayOkRefusesBreakaway() {
+    Handle raw(CreateJobObjectW(nullptr, nullptr));
+    CHECK(raw.get() != nullptr);
+    Child parent({L"breakaway"}, CREATE_SUSPENDED);
+    CHECK(AssignProcessToJobObject(raw.get(), parent.handle()));
+    parent.resume();
+    const bool exited = parent.waitExit(20000);
+    if (!exited) { // it broke away: end what our child started, each identity verified
+        for (Pid p : descendants(parent.pid()))
+            if (const auto id = identityOf(p)) terminate(*id, 0ms);
+        TerminateJobObject(raw.get(), 1);
+    }
+    CHECK_MSG(exited && parent.exitCode() == DWORD(kBreakawayRefused),
+              "breakaway allowed without BREAKAWAY_OK");
+}
+
+// What keeps a job reopenable after Tether's own handle is closed (Tether quit) is the handle
+// duplicated into the service. On Windows a job's name goes with its last handle; wine keeps the
+// name while the job has processes, so there the negative control cannot fail and the proof is
+// the duplicate itself, fetched back from the service's handle table and queried.
+void testJobKeptOpenByItsService() {
+    std::string error;
+    const std::string name = jobName("kept");
+    bool withoutDuplicateReopens = false;
+    {
+        Child service({L"sleep"}, CREATE_SUSPENDED);
+        {
+            auto job = Job::create(name, &error);
+            CHECK_MSG(job != nullptr, error);
+            CHECK_MSG(job->assign(service.pid(), &error), error);
+            CHECK(!job->keepOpenIn({service.pid(), service.creationTime() + 1}, &error));
+            CHECK(error.find("mismatch") != std::string::npos); // a forgery gets no handle
+            const auto value = job->keepOpenIn(service.identity(), &error);
+            CHECK_MSG(value.has_value(), error);
+            service.resume();
+            // From the service's side: its handle table holds a handle to exactly this job.
+            HANDLE back = nullptr;
+            CHECK_MSG(DuplicateHandle(service.handle(),
+                                      reinterpret_cast<HANDLE>(std::uintptr_t(*value)),
+                                      GetCurrentProcess(), &back, 0, FALSE, DUPLICATE_SAME_ACCESS),
+                      "no such handle in the service: " + std::to_string(GetLastError()));
+            Handle fetched(back);
+            BOOL inJob = FALSE;
+            CHECK(IsProcessInJob(service.handle(), fetched.get(), &inJob) && inJob);
+            JOBOBJECT_BASIC_ACCOUNTING_INFORMATION acct{};
+            CHECK(QueryInformationJobObject(fetched.get(), JobObjectBasicAccountingInformation,
+                                            &acct, sizeof acct, nullptr));
+            CHECK(acct.ActiveProcesses == 1);
+        } // Tether's handle is closed: only the service's keeps the job
+        auto reopened = Job::open(name, &error);
+        CHECK_MSG(reopened != nullptr, error);
+        CHECK(reopened->pids() == std::vector<Pid>{service.pid()});
+
+        // Negative control: the same job without the duplicate.
+        const std::string bare = jobName("bare");
+        Child other({L"sleep"}, CREATE_SUSPENDED);
+        {
+            auto job = Job::create(bare, &error);
+            CHECK_MSG(job != nullptr, error);
+            CHECK_MSG(job->assign(other.pid(), &error), error);
+            other.resume();
+        }
+        if (auto j = Job::open(bare, &error)) {
+            withoutDuplicateReopens = true; // wine's leniency; Windows refuses here
+            CHECK(j->terminate(1, &error));
+        }
+        CHECK_MSG(reopened->terminate(1, &error), error);
+        CHECK(reopened->waitEmpty(10000ms));
+        CHECK(service.waitExit(5000) && other.waitExit(5000));
+    } // the service's process object released: with it went its handle to the job
+    CHECK_MSG(waitUntil([&] { return Job::open(name, &error) == nullptr; }, 10000ms),
+              "the job outlived its service");
+    note(withoutDuplicateReopens
+             ? "wine keeps a job's name while it has processes: negative control not shown"
+             : "without the duplicate the job could not be reopened (Windows semantics)");
+}
+
 void testJobReopenedByName() {
     std::string error;
     const std::string name = jobName("reopen");
@@ -527,11 +920,12 @@ void testJobReopenedByName() {
         CHECK_MSG(job != nullptr, error);
         CHECK_MSG(job->assign(a.pid(), &error), error);
         CHECK_MSG(job->assign(b.pid(), &error), error);
+        CHECK_MSG(job->keepOpenIn(a.identity(), &error).has_value(), error); // as for a service
         a.resume();
         b.resume();
         CHECK(!job->assign(currentPid(), &error));   // Tether never joins its own job
         CHECK(Job::create(name, &error) == nullptr); // a name in use is not silently reused
-    } // the creating handle is closed, like a Tether that quit: the job lives on in its processes
+    } // the creating handle is closed, like a Tether that quit: a's handle keeps the job
     CHECK(a.running() && b.running());
     auto reopened = Job::open(name, &error);
     CHECK_MSG(reopened != nullptr, error);
@@ -716,6 +1110,14 @@ void testPortListenersPerFamily() {
 int wmain(int argc, wchar_t **argv) {
     if (argc > 1 && std::wstring(argv[1]) == L"child") return childMain(argc, argv);
 
+    // Like GUI Tether, the test runs without a console, so terminate() must attach to its
+    // targets' consoles. Its output must then not be a console.
+    if (GetFileType(GetStdHandle(STD_OUTPUT_HANDLE)) == FILE_TYPE_CHAR) {
+        std::printf("FAIL: redirect stdout to a file: the test detaches from its console\n"
+                    "0 passed, 1 failed\n");
+        return 1;
+    }
+    FreeConsole();
     WSADATA wsa;
     WSAStartup(MAKEWORD(2, 2), &wsa);
     const std::vector<std::pair<const char *, void (*)()>> tests{
@@ -725,16 +1127,34 @@ int wmain(int argc, wchar_t **argv) {
         {"start time stable for one process, different for two", testStartTimeStableAndDistinct},
         {"exited child is not alive while a handle is open",
          testExitedChildNotAliveWhileHandleOpen},
+        {"a child that exited with code 259 (STILL_ACTIVE) reads as gone", testExitCode259IsGone},
+        {"rss of a live child is read (PROCESS_VM_READ)", testRssOfLiveChild},
         {"a pid that does not exist is NotFound", testInspectMissingPid},
         {"forged identity is refused and the child keeps running", testForgedIdentityRefused},
         {"an exit watch is signalled when the process ends, never for a forgery",
          testExitWatchSignalledOnExit},
-        {"terminate ends a windowless child", testTerminateEndsChild},
+        {"terminate kills a child with neither console nor window at once", testTerminateEndsChild},
+        {"terminate stops a console service with CTRL_BREAK (ExitedOnTerm)",
+         testTerminateStopsConsoleServiceWithCtrlBreak},
+        {"CTRL_BREAK without a handler ends a console process (default handler)",
+         testCtrlBreakDefaultHandlerEndsProcess},
+        {"a service ignoring CTRL_BREAK is Killed after the grace",
+         testTerminateKillsCtrlBreakIgnorerAfterGrace},
+        {"no CTRL_BREAK to a console shared with a process outside the tree",
+         testCtrlBreakNeverSentToASharedConsole},
         {"terminate closes a windowed child gracefully (WM_CLOSE)",
          testTerminateClosesWindowGracefully},
         {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
         {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
         {"job reopened by name lists and ends its pids", testJobReopenedByName},
+        {"a job stays reopenable through the handle duplicated into its service",
+         testJobKeptOpenByItsService},
+        {"job waitEmpty: false while running; after terminate, the port is free at once",
+         testJobWaitEmptyFreesThePort},
+        {"a breakaway child survives the job's end, a normal child does not",
+         testJobBreakawaySurvivesNormalChildDoesNot},
+        {"negative control: a job without BREAKAWAY_OK refuses breakaway",
+         testJobWithoutBreakawayOkRefusesBreakaway},
         {"a suspended start is assigned to its job, then resumed",
          testJobAssignsAndResumesASuspendedStart},
         {"tcp table walk and port decoding (synthetic buffers)", testTcpTableDecoding},
