@@ -592,10 +592,9 @@ TerminateResult terminate(const Identity &id, std::chrono::milliseconds grace) {
 }
 
 bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
-    if (sig != Signal::Kill) {
-        if (error)
-            *error = "only Kill (TerminateProcess) exists on Windows; use terminate() for a "
-                     "graceful stop";
+    if (sig == Signal::Continue) return true; // nothing is ever stopped on Windows
+    if (sig == Signal::Stop) {
+        if (error) *error = "Windows has no SIGSTOP";
         return false;
     }
     TerminateOutcome why = TerminateOutcome::Unknown;
@@ -604,6 +603,16 @@ bool signalIdentity(const Identity &id, Signal sig, std::string *error) {
     if (!h) {
         if (error) *error = detail;
         return false;
+    }
+    if (sig == Signal::Terminate) {
+        // The Windows TERM: CTRL_BREAK through its console and WM_CLOSE to its windows; the
+        // caller waits its grace and then sends Kill. A process that cannot be asked either way
+        // would only make the caller wait for nothing: it is ended now (the handle pins it).
+        std::string noBreak;
+        const bool breakSent = sendCtrlBreak(id.pid, noBreak);
+        CloseRequest req{DWORD(id.pid)};
+        EnumWindows(postCloseToWindowsOf, reinterpret_cast<LPARAM>(&req));
+        if (breakSent || req.posted > 0) return true;
     }
     if (!TerminateProcess(h.get(), 1)) {
         if (error) *error = lastErrorText("TerminateProcess");

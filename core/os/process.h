@@ -115,7 +115,9 @@ std::vector<Pid> liveGroupMembers(Pid pgid);
 // Linux reads only /proc/PID/stat of every process (argv and exe of the members alone); macOS
 // asks libproc for the group. Empty for pgid <= 0, and always on Windows (no process groups).
 std::vector<ProcessInfo> groupMembers(Pid pgid);
-// Signal one verified identity (re-verified here; pidfd on Linux where available).
+// Signal one verified identity (re-verified here; pidfd on Linux where available). Windows:
+// Terminate asks as terminate() does (CTRL_BREAK, WM_CLOSE) and ends a process that can be asked
+// neither way at once; Kill is TerminateProcess; Continue is a no-op (nothing is stopped).
 bool signalIdentity(const Identity &id, Signal sig, std::string *error = nullptr);
 
 // Wait until the identity is gone (zombie counts as gone) or the timeout passes.

@@ -483,6 +483,7 @@ void testForgedIdentityRefused() {
     CHECK(!signalIdentity(forged, Signal::Kill, &error));
     CHECK(error.find("mismatch") != std::string::npos);
     CHECK(!signalIdentity({real.pid, real.startTime - 1}, Signal::Kill, &error));
+    CHECK(!signalIdentity(forged, Signal::Terminate, &error));
     // The decoy received nothing: it is still running a while later.
     CHECK(!child.waitExit(500));
     CHECK(alive(real) == Liveness::Alive);
@@ -675,16 +676,46 @@ void testTerminateClosesWindowGracefully() {
 }
 
 void testSignalIdentity() {
-    Child child({L"sleep"});
+    Child child({L"sleep"}); // no console, no window: nothing can ask it to exit
     const Identity id = child.identity();
     std::string error;
-    CHECK(!signalIdentity(id, Signal::Terminate, &error));
-    CHECK(!error.empty());
     CHECK(!signalIdentity(id, Signal::Stop, &error));
+    CHECK(!error.empty());
+    CHECK(signalIdentity(id, Signal::Continue, &error)); // a no-op: nothing is ever stopped
     CHECK(child.running());
-    CHECK(signalIdentity(id, Signal::Kill, &error));
+    // The sweep's TERM: a process that cannot be asked is ended at once, not waited for.
+    CHECK(signalIdentity(id, Signal::Terminate, &error));
     CHECK(child.waitExit(10000));
+    CHECK_MSG(child.exitCode() == 1, std::to_string(child.exitCode()));
     CHECK(waitGone(id, 5000ms));
+    Child other({L"sleep"});
+    CHECK(signalIdentity(other.identity(), Signal::Kill, &error));
+    CHECK(other.waitExit(10000));
+}
+
+void testTerminateSignalAsksAWindowToClose() {
+    Child child({L"window"});
+    const Identity id = child.identity();
+    CHECK(waitUntil(
+        [&] {
+            bool found = false;
+            std::pair<DWORD, bool *> look{DWORD(child.pid()), &found};
+            EnumWindows(
+                [](HWND hwnd, LPARAM p) -> BOOL {
+                    auto *f = reinterpret_cast<std::pair<DWORD, bool *> *>(p);
+                    DWORD owner = 0;
+                    GetWindowThreadProcessId(hwnd, &owner);
+                    if (owner == f->first && IsWindowVisible(hwnd)) *f->second = true;
+                    return TRUE;
+                },
+                reinterpret_cast<LPARAM>(&look));
+            return found || !child.running();
+        },
+        20000ms));
+    std::string error;
+    CHECK(signalIdentity(id, Signal::Terminate, &error));
+    CHECK(child.waitExit(10000));
+    CHECK_MSG(child.exitCode() == 0, std::to_string(child.exitCode())); // closed itself
 }
 
 // The job's pids, once `n` are in it.
@@ -1144,7 +1175,9 @@ int wmain(int argc, wchar_t **argv) {
          testCtrlBreakNeverSentToASharedConsole},
         {"terminate closes a windowed child gracefully (WM_CLOSE)",
          testTerminateClosesWindowGracefully},
-        {"signalIdentity: Kill only, on the verified process", testSignalIdentity},
+        {"signalIdentity: TERM ends what cannot be asked, Kill, Continue a no-op",
+         testSignalIdentity},
+        {"signalIdentity: TERM asks a window to close", testTerminateSignalAsksAWindowToClose},
         {"job ends parent, child and grandchild", testJobEndsTreeWithGrandchild},
         {"job reopened by name lists and ends its pids", testJobReopenedByName},
         {"a job stays reopenable through the handle duplicated into its service",
