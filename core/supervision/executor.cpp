@@ -1,5 +1,6 @@
 #include "supervision/executor.h"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace tether::supervision {
@@ -11,6 +12,26 @@ namespace {
 std::string baseName(const std::string &path) {
     const auto slash = path.find_last_of("/\\");
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The process and its descendants, gathered only when a visible listener is another pid: the
+// launched process may be a wrapper whose descendant listens (opencode.cmd -> cmd.exe -> node
+// -> opencode.exe). The policy decides whether that listener is the service.
+std::vector<os::ProcessInfo> treeIfNeeded(ProcessTable &table, const os::Identity &root,
+                                          const PortFacts &facts) {
+    const bool other =
+        std::any_of(facts.listeners.begin(), facts.listeners.end(),
+                    [&](const Listener &l) { return l.pid > 0 && l.pid != root.pid; });
+    const bool own = std::any_of(facts.listeners.begin(), facts.listeners.end(),
+                                 [&](const Listener &l) { return l.pid == root.pid; });
+    if (!other || own) return {};
+    const std::vector<os::ProcessInfo> snap = table.snapshot();
+    const std::vector<os::Pid> below = os::descendants(root.pid, snap);
+    std::vector<os::ProcessInfo> tree;
+    for (const os::ProcessInfo &p : snap)
+        if (p.pid == root.pid || std::find(below.begin(), below.end(), p.pid) != below.end())
+            tree.push_back(p);
+    return tree;
 }
 
 } // namespace
@@ -80,7 +101,10 @@ StartupFacts Executor::gatherStartupFacts(int configuredPort) {
         // A registration that does not say what it started cannot identify anything.
         r.life =
             r.program.empty() ? Liveness::Different : livenessOf(ports_.table, r.id, r.program);
-        if (r.life == Liveness::Alive) r.portFacts = ports_.table.portFacts(r.port);
+        if (r.life == Liveness::Alive) {
+            r.portFacts = ports_.table.portFacts(r.port);
+            r.tree = treeIfNeeded(ports_.table, r.id, r.portFacts);
+        }
     }
     if (state_.config.selfRegistering) f.managed = ports_.registrations.readManaged();
     const bool sameTable = r.life == Liveness::Alive && r.port == configuredPort;
@@ -97,6 +121,7 @@ Verified Executor::verify(const policy::Verify &v) {
     const std::string program = svc && !svc->ourChild ? svc->program : std::string();
     out.life = livenessOf(ports_.table, v.id, program);
     out.portFacts = ports_.table.portFacts(v.port);
+    if (out.life == Liveness::Alive) out.tree = treeIfNeeded(ports_.table, v.id, out.portFacts);
     return out;
 }
 
