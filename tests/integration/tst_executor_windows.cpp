@@ -80,21 +80,19 @@ bool sameName(const std::string &a, const char *b) {
     return QString::fromStdString(baseName(a)).compare(QLatin1String(b), Qt::CaseInsensitive) == 0;
 }
 
-bool hasArg(const os::ProcessInfo &p, const char *arg) {
-    return std::find(p.argv.begin(), p.argv.end(), std::string(arg)) != p.argv.end();
-}
-
 bool gone(const os::Identity &id) {
     return os::alive(id) == os::Liveness::Gone;
 }
 
-// The demo MCP children below the service: tether.exe processes running `demo-mcp`.
+// The demo MCP children below the service: the tether.exe processes it started (`demo-mcp`;
+// wine shows no command line, and the demo service starts nothing else).
 std::vector<os::Identity> mcpChildrenOf(os::Pid service) {
     const std::vector<os::ProcessInfo> snap = os::snapshot();
     std::vector<os::Identity> out;
     for (os::Pid d : os::descendants(service, snap))
         for (const os::ProcessInfo &p : snap)
-            if (p.pid == d && hasArg(p, "demo-mcp")) out.push_back({p.pid, p.startTime});
+            if (p.pid == d && sameName(p.executable, "tether.exe"))
+                out.push_back({p.pid, p.startTime});
     return out;
 }
 
@@ -206,6 +204,7 @@ public:
         return QString::fromUtf8(log_);
     }
     bool running() const { return process_.state() == QProcess::Running; }
+    os::Pid pid() const { return os::Pid(process_.processId()); }
 
 private:
     QString dir_;
@@ -232,12 +231,23 @@ QJsonObject waitHealthy(HeadlessTether &t, os::Pid notPid = 0, int timeoutMs = k
     return ok ? st : QJsonObject{};
 }
 
-// The service named by a status, positively identified: alive, its start time, and the
-// program it must be (tether.exe running demo-service). Empty identity when it is not.
-os::Identity identifyService(os::Pid pid, std::string *executable) {
+// The service named by a status, positively identified: alive, its start time, the program it
+// must be (tether.exe) and its parent (the Tether under test, which launched it). Wine does not
+// show another process's command line (argv reads as the executable alone), so `demo-service`
+// cannot be seen; the parent is what tells it from any other tether.exe.
+os::Identity identifyService(os::Pid pid, os::Pid launcher, std::string *executable,
+                             const char *program = "tether.exe") {
     const os::Lookup l = os::inspect(pid);
     if (l.status != os::Lookup::Status::Found || l.info.state == os::RunState::Zombie) return {};
-    if (!sameName(l.info.executable, "tether.exe") || !hasArg(l.info, "demo-service")) return {};
+    if (!sameName(l.info.executable, program) || l.info.ppid != launcher) {
+        qWarning("pid %lld is not the service: %s, parent %lld (Tether is %lld)",
+                 static_cast<long long>(pid), l.info.executable.c_str(),
+                 static_cast<long long>(l.info.ppid), static_cast<long long>(launcher));
+        return {};
+    }
+    const os::Lookup parent = os::inspect(launcher);
+    if (parent.status != os::Lookup::Status::Found || parent.info.startTime > l.info.startTime)
+        return {}; // a stale parent pid: the "parent" started after it
     *executable = l.info.executable;
     return {l.info.pid, l.info.startTime};
 }
@@ -268,7 +278,7 @@ class TestExecutorWindows : public QObject {
             qWarning("never healthy:\n%s", qPrintable(dump()));
             return {};
         }
-        os::Identity id = identifyService(pidOf(st), exe);
+        os::Identity id = identifyService(pidOf(st), tether_->pid(), exe);
         if (id.pid == 0) return {};
         remember({id});
         (void)QTest::qWaitFor(
@@ -339,7 +349,7 @@ private slots:
         const qint64 restartMs = t.elapsed();
         QVERIFY2(!st.isEmpty(), qPrintable(dump()));
         std::string exe2;
-        const os::Identity replacement = identifyService(pidOf(st), &exe2);
+        const os::Identity replacement = identifyService(pidOf(st), tether_->pid(), &exe2);
         QVERIFY(replacement.pid > 0);
         remember({replacement});
         QVERIFY(replacement != svc);
@@ -406,10 +416,9 @@ private slots:
         qInfo("measured: the .cmd chain healthy %lld ms after start", t.elapsed());
 
         // The tracked pid is the wrapper (cmd.exe); the demo service runs below it.
-        const os::Lookup wrapper = os::inspect(pidOf(st));
-        QCOMPARE(wrapper.status, os::Lookup::Status::Found);
-        QVERIFY2(sameName(wrapper.info.executable, "cmd.exe"), wrapper.info.executable.c_str());
-        const os::Identity wrapperId{wrapper.info.pid, wrapper.info.startTime};
+        std::string exe;
+        const os::Identity wrapperId = identifyService(pidOf(st), tether_->pid(), &exe, "cmd.exe");
+        QVERIFY(wrapperId.pid > 0);
         remember({wrapperId});
         std::vector<os::Identity> chain;
         QVERIFY(QTest::qWaitFor(
