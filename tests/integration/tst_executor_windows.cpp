@@ -59,7 +59,9 @@ Settings fastDemo(int port) {
     Settings s;
     s.profile = policy::Dialect::Demo;
     s.port = port;
-    s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("2")};
+    // Stubborn children ignore stdin EOF: they outlive a dead service unless Tether ends them.
+    s.arguments =
+        QStringList{QStringLiteral("--mcp"), QStringLiteral("2"), QStringLiteral("--stubborn")};
     s.timings.probeIntervalMs = 200;
     s.timings.probeTimeoutMs = 1000;
     s.timings.windowMs = 4000;
@@ -353,6 +355,12 @@ private slots:
         QVERIFY(replacement.pid > 0);
         remember({replacement});
         QVERIFY(replacement != svc);
+        // What Tether did about it, for the record.
+        for (const QString &line : dump().split(QLatin1Char('\n')))
+            if (line.contains(QLatin1String("job")) || line.contains(QLatin1String("orphan")) ||
+                line.contains(QLatin1String("killed")) || line.contains(QLatin1String("crash")) ||
+                line.contains(QLatin1String("->")))
+                qInfo("tether: %s", qPrintable(line.trimmed()));
         QVERIFY(st.value(QLatin1String("restarts")).toInt() >= 1);
         qInfo("measured: healthy again (new pid %lld) %lld ms after TerminateProcess",
               static_cast<long long>(replacement.pid), restartMs);
@@ -365,6 +373,29 @@ private slots:
             },
             kLong));
         remember(fresh);
+    }
+
+    // The negative control of the sweep above: without containment and with [orphans]
+    // whileRunning = ignore, the crashed service's stubborn children do survive it.
+    void withoutContainmentTheChildrenOutliveACrash() {
+        Settings s = fastDemo(freeLoopbackPort());
+        s.containment = false;
+        s.orphansWhileRunning = policy::OrphanMode::Ignore;
+        qint64 ms = 0;
+        std::string exe;
+        std::vector<os::Identity> children;
+        const os::Identity svc = startHealthy(s, &ms, &exe, &children);
+        QVERIFY2(svc.pid > 0, qPrintable(dump()));
+        QCOMPARE(children.size(), std::size_t(2));
+        QString why;
+        QVERIFY2(crash(svc, exe, &why), qPrintable(why));
+        const QJsonObject st = waitHealthy(*tether_, svc.pid);
+        QVERIFY2(!st.isEmpty(), qPrintable(dump()));
+        std::string exe2;
+        remember({identifyService(pidOf(st), tether_->pid(), &exe2)});
+        remember(mcpChildrenOf(pidOf(st)));
+        for (const os::Identity &c : children)
+            QVERIFY2(os::alive(c) == os::Liveness::Alive, "an uncontained child died by itself");
     }
 
     void stopEndsTheServiceAndItsChildren() {
