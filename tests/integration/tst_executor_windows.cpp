@@ -424,6 +424,29 @@ private slots:
         QVERIFY(tether_->running()); // a stop is not a quit
     }
 
+    // A foreign program on the port: Tether never starts a contender there and says why. Under
+    // wine the holder's pid reads as 0, so Tether cannot name it (real Windows names the PID):
+    // the test asserts what holds on both, the refusal and the port in the message.
+    void aForeignListenerOnThePortIsNeverContended() {
+        QTcpServer foreign;
+        QVERIFY(foreign.listen(QHostAddress::LocalHost, 0));
+        const int port = foreign.serverPort();
+        tether_ = std::make_unique<HeadlessTether>(dir_->path(), fastDemo(port));
+        QJsonObject st;
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         st = tether_->status();
+                         return stateOf(st) == QLatin1String("failed");
+                     },
+                     kLong),
+                 qPrintable(dump()));
+        const QString error = st.value(QLatin1String("lastError")).toString();
+        QVERIFY2(error.contains(QString::number(port)), qPrintable(error));
+        QCOMPARE(pidOf(st), os::Pid(0));
+        QVERIFY(os::descendants(tether_->pid()).empty()); // nothing was launched
+        qInfo("Tether says: %s", qPrintable(error));
+    }
+
     // The shape of an npm install: the configured program is a .cmd, so the launched process
     // is cmd.exe and the service below it. Under wine the listener's owner reads as pid 0, so
     // what identifies the chain here is the launch (Tether's own child), not the port.
