@@ -9,10 +9,11 @@
 // so nothing here can show the port-ownership check telling the service from a foreign process
 // (tests/policy/tst_service_tree does, on simulated facts). What the test shows is what Tether
 // does with an unreadable owner: a launched child is identified by its launcher (never by the
-// port), and its stop covers its descendants and its job.
-#include "os/process.h"
-#include "settings/settings.h"
+// port), and its stop covers its descendants and its job; a foreign listener is never contended.
+// Not here, because wine cannot pass it: a service adopted by a later Tether launch cannot be
+// verified (its port owner is unreadable), so a stop of it is refused, and Tether goes to Failed.
 
+// windows.h first, with NOMINMAX: nothing included before may pull it in without.
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
@@ -20,6 +21,9 @@
 #define WIN32_LEAN_AND_MEAN
 #endif
 #include <windows.h>
+
+#include "os/process.h"
+#include "settings/settings.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -33,6 +37,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <vector>
 
