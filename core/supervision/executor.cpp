@@ -1,6 +1,7 @@
 #include "supervision/executor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <type_traits>
 
 namespace tether::supervision {
@@ -36,8 +37,41 @@ std::vector<os::ProcessInfo> treeIfNeeded(ProcessTable &table, const os::Identit
 
 } // namespace
 
+namespace {
+
+// Windows paths: case-insensitive, either separator.
+std::string windowsKey(std::string path) {
+    for (char &c : path)
+        c = c == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return path;
+}
+
+bool endsWith(const std::string &s, const std::string &tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// A .cmd / .bat script runs as cmd.exe, and Windows hands it the launch's command line after
+// /c: `cmd.exe /c "C:\npm\opencode.cmd 4096"` (one argument, maybe quoted, the script's path
+// first). That cmd.exe is the launched process (an npm install's opencode.cmd, defect 3.7).
+bool runsBatchScript(const os::ProcessInfo &p, const std::string &program) {
+    const std::string script = windowsKey(program);
+    if (!endsWith(script, ".cmd") && !endsWith(script, ".bat")) return false;
+    const std::string exe =
+        windowsKey(p.executable.empty() && !p.argv.empty() ? p.argv.front() : p.executable);
+    if (baseName(exe) != "cmd.exe") return false;
+    for (std::size_t i = 1; i < p.argv.size() && i < 5; ++i) {
+        std::string a = windowsKey(p.argv[i]);
+        a.erase(std::remove(a.begin(), a.end(), '"'), a.end());
+        if (a == script || a.rfind(script + " ", 0) == 0) return true;
+    }
+    return false;
+}
+
+} // namespace
+
 bool runsProgram(const os::ProcessInfo &p, const std::string &program) {
     if (program.empty()) return false;
+    if (runsBatchScript(p, program)) return true;
     const std::string name = baseName(program);
     const std::string argv0 = p.argv.empty() ? std::string() : p.argv.front();
     if (argv0 == program || p.executable == program) return true;

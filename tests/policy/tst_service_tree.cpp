@@ -2,6 +2,7 @@
 // cmd.exe -> node -> opencode.exe: Tether holds the cmd.exe it launched, opencode.exe listens.
 // The chain is simulated here as plain process data (these rules are pure and run everywhere).
 #include "policy/supervision.h"
+#include "supervision/executor.h"
 
 #include <QtTest>
 
@@ -119,6 +120,24 @@ private slots:
         QCOMPARE(
             portHolder(listenedBy(0), servicePortOwner(kCmd, listenedBy(0), chain()), Family::V4),
             PortHolder::Invisible);
+    }
+
+    // A later launch first checks that the registered pid still runs the registered program:
+    // for opencode.cmd that is the cmd.exe Windows starts for it.
+    void theWrapperRunsTheRegisteredScript() {
+        os::ProcessInfo cmd = chain().front();
+        cmd.argv = {"C:\\Windows\\System32\\cmd.exe", "/c",
+                    "\"C:\\Users\\u\\AppData\\Roaming\\npm\\opencode.cmd\" serve --port 4096"};
+        const std::string script = "C:/Users/U/AppData/Roaming/npm/opencode.cmd";
+        QVERIFY(supervision::runsProgram(cmd, script));
+        QVERIFY(!supervision::runsProgram(cmd, "C:/Users/u/AppData/Roaming/npm/other.cmd"));
+        os::ProcessInfo notCmd = cmd;
+        notCmd.executable = "C:\\x\\shell.exe";
+        notCmd.argv.front() = notCmd.executable;
+        QVERIFY(!supervision::runsProgram(notCmd, script));
+        os::ProcessInfo unreadable = cmd; // wine: another process's command line is unreadable
+        unreadable.argv = {cmd.executable};
+        QVERIFY(!supervision::runsProgram(unreadable, script));
     }
 
     void aLaterLaunchAdoptsTheWrapperWhoseDescendantListens() {
