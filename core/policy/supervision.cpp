@@ -41,6 +41,37 @@ std::optional<Family> serviceFamily(const PortFacts &facts, os::Pid servicePid) 
     return found;
 }
 
+bool descendsFrom(os::Pid pid, const os::Identity &root,
+                  const std::vector<os::ProcessInfo> &processes) {
+    const auto find = [&](os::Pid p) -> const os::ProcessInfo * {
+        for (const os::ProcessInfo &i : processes)
+            if (i.pid == p) return &i;
+        return nullptr;
+    };
+    const os::ProcessInfo *rootInfo = find(root.pid);
+    if (pid <= 0 || pid == root.pid || !rootInfo || rootInfo->startTime != root.startTime)
+        return false;
+    const os::ProcessInfo *at = find(pid);
+    // Each step goes up one parent; a chain longer than the list has a cycle in it.
+    for (std::size_t steps = 0; at && steps < processes.size(); ++steps) {
+        if (at->state == os::RunState::Zombie) return false;
+        const os::ProcessInfo *parent = find(at->ppid);
+        if (!parent || at->ppid == at->pid || parent->startTime > at->startTime) return false;
+        if (parent == rootInfo) return true;
+        at = parent;
+    }
+    return false;
+}
+
+os::Pid servicePortOwner(const os::Identity &root, const PortFacts &facts,
+                         const std::vector<os::ProcessInfo> &tree) {
+    for (const Listener &l : facts.listeners)
+        if (l.pid == root.pid) return root.pid;
+    for (const Listener &l : facts.listeners)
+        if (descendsFrom(l.pid, root, tree)) return l.pid;
+    return root.pid;
+}
+
 std::string timingsProblem(const Timings &t) {
     if (t.probeTimeoutMs >= t.windowMs)
         return "[probe] timeoutMs (" + std::to_string(t.probeTimeoutMs) +
@@ -356,9 +387,14 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
             svc.port = r.port;
             svc.password = r.password;
             svc.program = r.program;
-            const std::optional<Family> family = serviceFamily(r.portFacts, r.id.pid);
+            // A wrapper's descendant that listens is the service too (defect 3.7).
+            const os::Pid owner = servicePortOwner(r.id, r.portFacts, r.tree);
+            if (owner != r.id.pid)
+                log("registered " + pidText(r.id.pid) + " listens on port " +
+                    std::to_string(r.port) + " through its descendant " + pidText(owner));
+            const std::optional<Family> family = serviceFamily(r.portFacts, owner);
             const PortHolder holder =
-                family ? PortHolder::Service : portHolder(r.portFacts, r.id.pid, Family::V4);
+                family ? PortHolder::Service : portHolder(r.portFacts, owner, Family::V4);
             svc.family = family.value_or(Family::V4);
             if (holder == PortHolder::Unknown) {
                 s_.lastError = "cannot read who listens on port " + std::to_string(r.port) +
@@ -823,9 +859,15 @@ void Machine::on(const Verified &v) {
         break;
     }
     PortCheck port = PortCheck::Unknown;
-    const PortHolder holder = serviceFamily(v.portFacts, svc.id.pid)
+    // The port owner may be a descendant of the launched wrapper (defect 3.7): then the stop
+    // plan terminates the launched process, its descendants and its job, the whole chain.
+    const os::Pid owner = servicePortOwner(svc.id, v.portFacts, v.tree);
+    if (owner != svc.id.pid && v.life == Liveness::Alive)
+        log(pidText(svc.id.pid) + " holds port " + std::to_string(svc.port) +
+            " through its descendant " + pidText(owner));
+    const PortHolder holder = serviceFamily(v.portFacts, owner)
                                   ? PortHolder::Service
-                                  : portHolder(v.portFacts, svc.id.pid, svc.family);
+                                  : portHolder(v.portFacts, owner, svc.family);
     switch (holder) {
     case PortHolder::Service:
         port = PortCheck::OwnedByService;

@@ -45,6 +45,22 @@ PortHolder portHolder(const PortFacts &facts, os::Pid servicePid, Family family)
 // Where the service itself listens, when the facts show it (else nullopt).
 std::optional<Family> serviceFamily(const PortFacts &facts, os::Pid servicePid);
 
+// ---- Which process is the service -------------------------------------------------------------
+// The launched process may only be a wrapper: an npm install on Windows runs opencode.cmd ->
+// cmd.exe -> node -> opencode.exe, and the last one listens. The service is the launched process
+// and its descendants; its port owner may be any one of them.
+//
+// Whether pid descends from root in `processes`: every step of its parent chain is listed, the
+// chain reaches root with root's own start time, and no process started before its parent (a
+// stale parent pid, reused on Windows, names a process that started after its "child").
+bool descendsFrom(os::Pid pid, const os::Identity &root,
+                  const std::vector<os::ProcessInfo> &processes);
+// The pid that holds the port for the service: root itself when it listens (or when nothing in
+// its tree visibly does), else the first listener that descends from root. Pass the result to
+// portHolder / serviceFamily: a descendant that owns the port then counts as the service.
+os::Pid servicePortOwner(const os::Identity &root, const PortFacts &facts,
+                         const std::vector<os::ProcessInfo> &tree);
+
 // ---- Configuration (from settings and the resolved profile) ----------------------------------
 
 struct SupervisionConfig {
@@ -201,6 +217,8 @@ struct RegistrationFacts {
     std::string version;
     Liveness life = Liveness::Unknown; // Different: a live pid that runs another program
     PortFacts portFacts;               // of the registered port
+    std::vector<os::ProcessInfo> tree; // the registered process and its descendants (when a
+                                       // visible listener is another pid: a wrapper's chain)
 };
 
 // opencode 2.x: the service's own registration (service.json), judged by the shell's reader.
@@ -247,6 +265,7 @@ struct Verified {
     Liveness life = Liveness::Unknown;
     bool childRunning = false; // the launcher still holds it as its running child
     PortFacts portFacts;
+    std::vector<os::ProcessInfo> tree; // the service and its descendants (see RegistrationFacts)
 };
 struct StopPlanDone {
     bool refused = false; // the identity did not hold right before a signal: nothing was sent

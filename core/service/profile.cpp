@@ -21,13 +21,36 @@ int majorVersion(const QString &version) {
     return ok ? major : -1;
 }
 
+QString findOpencode(const QStringList &pathDirs, const QString &home, bool windows) {
+    const QStringList names =
+        windows ? QStringList{QStringLiteral("opencode.exe"), QStringLiteral("opencode.cmd")}
+                : QStringList{QStringLiteral("opencode")};
+    for (const QString &name : names) {
+        // Windows needs no execute bit: the suffix is what makes a file runnable.
+        for (const QString &dir : pathDirs) {
+            if (dir.isEmpty()) continue;
+            const QFileInfo f(QDir(dir).filePath(name));
+            if (f.isFile() && (windows || f.isExecutable())) return f.absoluteFilePath();
+        }
+    }
+    if (home.isEmpty()) return {};
+    const QFileInfo f(QDir(home).filePath(windows ? QStringLiteral(".opencode/bin/opencode.exe")
+                                                  : QStringLiteral(".opencode/bin/opencode")));
+    return f.isFile() && (windows || f.isExecutable()) ? f.absoluteFilePath() : QString();
+}
+
 OpencodeInstall detectOpencode() {
     OpencodeInstall found;
-    found.program = QStandardPaths::findExecutable(QStringLiteral("opencode"));
-    if (found.program.isEmpty()) {
-        const QString home = QDir::homePath() + QStringLiteral("/.opencode/bin/opencode");
-        if (QFileInfo(home).isExecutable()) found.program = home;
-    }
+#ifdef Q_OS_WIN
+    constexpr bool windows = true;
+    const QString home = qEnvironmentVariable("USERPROFILE", QDir::homePath());
+#else
+    constexpr bool windows = false;
+    const QString home = QDir::homePath();
+#endif
+    found.program =
+        findOpencode(qEnvironmentVariable("PATH").split(QDir::listSeparator(), Qt::SkipEmptyParts),
+                     home, windows);
     if (found.program.isEmpty()) return found;
     QProcess p;
     p.start(found.program, {QStringLiteral("--version")});

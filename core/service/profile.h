@@ -35,6 +35,11 @@ struct OpencodeInstall {
 
 // Where the opencode binary is: PATH, then ~/.opencode/bin. Runs `opencode --version`.
 OpencodeInstall detectOpencode();
+// The lookup alone, over the given PATH directories and home (testable on any OS). Windows:
+// opencode.exe, then opencode.cmd (an npm install puts only the .cmd wrapper on PATH), then
+// %USERPROFILE%\.opencode\bin\opencode.exe (the installer's place); elsewhere opencode, then
+// ~/.opencode/bin/opencode. Empty when none exists.
+QString findOpencode(const QStringList &pathDirs, const QString &home, bool windows);
 // The leading "1.18.33" of a version string such as "1.18.33\n" or "opencode 2.0.1".
 QString parseVersionOutput(const QByteArray &output);
 int majorVersion(const QString &version); // -1 when unknown

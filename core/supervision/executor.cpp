@@ -1,5 +1,7 @@
 #include "supervision/executor.h"
 
+#include <algorithm>
+#include <cctype>
 #include <type_traits>
 
 namespace tether::supervision {
@@ -13,10 +15,63 @@ std::string baseName(const std::string &path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The process and its descendants, gathered only when a visible listener is another pid: the
+// launched process may be a wrapper whose descendant listens (opencode.cmd -> cmd.exe -> node
+// -> opencode.exe). The policy decides whether that listener is the service.
+std::vector<os::ProcessInfo> treeIfNeeded(ProcessTable &table, const os::Identity &root,
+                                          const PortFacts &facts) {
+    const bool other =
+        std::any_of(facts.listeners.begin(), facts.listeners.end(),
+                    [&](const Listener &l) { return l.pid > 0 && l.pid != root.pid; });
+    const bool own = std::any_of(facts.listeners.begin(), facts.listeners.end(),
+                                 [&](const Listener &l) { return l.pid == root.pid; });
+    if (!other || own) return {};
+    const std::vector<os::ProcessInfo> snap = table.snapshot();
+    const std::vector<os::Pid> below = os::descendants(root.pid, snap);
+    std::vector<os::ProcessInfo> tree;
+    for (const os::ProcessInfo &p : snap)
+        if (p.pid == root.pid || std::find(below.begin(), below.end(), p.pid) != below.end())
+            tree.push_back(p);
+    return tree;
+}
+
+} // namespace
+
+namespace {
+
+// Windows paths: case-insensitive, either separator.
+std::string windowsKey(std::string path) {
+    for (char &c : path)
+        c = c == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return path;
+}
+
+bool endsWith(const std::string &s, const std::string &tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// A .cmd / .bat script runs as cmd.exe, and Windows hands it the launch's command line after
+// /c: `cmd.exe /c "C:\npm\opencode.cmd 4096"` (one argument, maybe quoted, the script's path
+// first). That cmd.exe is the launched process (an npm install's opencode.cmd, defect 3.7).
+bool runsBatchScript(const os::ProcessInfo &p, const std::string &program) {
+    const std::string script = windowsKey(program);
+    if (!endsWith(script, ".cmd") && !endsWith(script, ".bat")) return false;
+    const std::string exe =
+        windowsKey(p.executable.empty() && !p.argv.empty() ? p.argv.front() : p.executable);
+    if (baseName(exe) != "cmd.exe") return false;
+    for (std::size_t i = 1; i < p.argv.size() && i < 5; ++i) {
+        std::string a = windowsKey(p.argv[i]);
+        a.erase(std::remove(a.begin(), a.end(), '"'), a.end());
+        if (a == script || a.rfind(script + " ", 0) == 0) return true;
+    }
+    return false;
+}
+
 } // namespace
 
 bool runsProgram(const os::ProcessInfo &p, const std::string &program) {
     if (program.empty()) return false;
+    if (runsBatchScript(p, program)) return true;
     const std::string name = baseName(program);
     const std::string argv0 = p.argv.empty() ? std::string() : p.argv.front();
     if (argv0 == program || p.executable == program) return true;
@@ -80,7 +135,10 @@ StartupFacts Executor::gatherStartupFacts(int configuredPort) {
         // A registration that does not say what it started cannot identify anything.
         r.life =
             r.program.empty() ? Liveness::Different : livenessOf(ports_.table, r.id, r.program);
-        if (r.life == Liveness::Alive) r.portFacts = ports_.table.portFacts(r.port);
+        if (r.life == Liveness::Alive) {
+            r.portFacts = ports_.table.portFacts(r.port);
+            r.tree = treeIfNeeded(ports_.table, r.id, r.portFacts);
+        }
     }
     if (state_.config.selfRegistering) f.managed = ports_.registrations.readManaged();
     const bool sameTable = r.life == Liveness::Alive && r.port == configuredPort;
@@ -97,6 +155,7 @@ Verified Executor::verify(const policy::Verify &v) {
     const std::string program = svc && !svc->ourChild ? svc->program : std::string();
     out.life = livenessOf(ports_.table, v.id, program);
     out.portFacts = ports_.table.portFacts(v.port);
+    if (out.life == Liveness::Alive) out.tree = treeIfNeeded(ports_.table, v.id, out.portFacts);
     return out;
 }
 

@@ -81,7 +81,8 @@ struct Ports {
 };
 
 // Whether a live process runs the registered program: argv[0] or the executable, by path or
-// by name, or the script an interpreter runs (a shebang script shows as `sh /path/script`).
+// by name, or the script an interpreter runs (a shebang script shows as `sh /path/script`; a
+// Windows .cmd / .bat as `cmd.exe /c "script args"`).
 bool runsProgram(const os::ProcessInfo &p, const std::string &program);
 
 // pid + start time + not a zombie (+ the program, when one is given) -> liveness.

@@ -79,9 +79,12 @@ StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, 
     }
     for (const os::Identity &id : strays) { // each re-verified right before its signal
         StopPlanReport look;
-        if (verified(table, id, look) && table.signal(id, os::Signal::Terminate, nullptr)) {
+        if (!verified(table, id, look)) continue;
+        if (table.signal(id, os::Signal::Terminate, nullptr)) {
             table.signal(id, os::Signal::Continue, nullptr);
             r.straysTermed.push_back(id);
+        } else {
+            r.straysUnsignalled.push_back(id); // no TERM (Windows): KILL, verified, no grace
         }
     }
     if (!plan.group || plan.pgid <= 1) return r;
@@ -112,7 +115,7 @@ void finishStopPlan(const policy::StopPlan &plan, ProcessTable &table, StopPlanR
     const Ms deadline = table.clockMs() + plan.groupGraceMs;
     const auto left = [&] { return std::max<Ms>(0, deadline - table.clockMs()); };
     const bool groupLeft = !r.groupTermed.empty() && !table.waitGroupEmpty(plan.pgid, left());
-    std::vector<os::Identity> straysLeft;
+    std::vector<os::Identity> straysLeft = r.straysUnsignalled;
     for (const os::Identity &id : r.straysTermed)
         if (!table.waitGone(id, left())) straysLeft.push_back(id);
     for (const os::Identity &id : straysLeft) {

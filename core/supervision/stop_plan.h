@@ -24,6 +24,7 @@ struct StopPlanReport {
     // snapshot right before the service was stopped: sent SIGTERM once it was gone, and
     // SIGKILL with the group. Children it started since the last MCP refresh are caught too.
     std::vector<os::Identity> straysTermed;
+    std::vector<os::Identity> straysUnsignalled; // TERM failed on them (Windows has none)
     std::vector<os::Pid> straysKilled;
     std::string groupSkipped; // why the group step sent nothing, when it did not
     bool refused() const { return service == os::TerminateOutcome::Refused; }

@@ -16,7 +16,8 @@ template <typename D> D msSince(Clock::time_point t0) {
 // One target through the sweep.
 struct Tracked {
     SweepResult result;
-    bool pending = false; // verified live and signalled (or about to be): awaiting its exit
+    bool pending = false;         // verified live and signalled (or about to be): awaiting its exit
+    bool termUndelivered = false; // TERM failed on the verified process: KILL without a grace
 };
 
 // What the target's pid is right now. Returns true when it is still the same live process;
@@ -71,7 +72,15 @@ void signalEach(ProcessTable &table, std::vector<Tracked *> &targets, os::Signal
         if (table.signal(t->result.target.id, sig, &error)) continue;
         if (sig == os::Signal::Continue)
             continue; // harmless if it failed: the process may already be gone
-        if (verify(table, *t)) {
+        const bool same = verify(table, *t);
+        if (same && sig == os::Signal::Terminate) {
+            // Still the verified process, but no TERM reached it (Windows has none without a
+            // console to break into): it stays pending for the KILL, which re-verifies it and
+            // is refused in turn where TERM was for want of permission. Waiting out a grace for
+            // a TERM never sent would only delay the stop.
+            t->termUndelivered = true;
+            t->result.detail = "no graceful stop (" + error + ")";
+        } else if (same) {
             t->pending = false;
             t->result.outcome = TerminateOutcome::Refused;
             t->result.detail = "signal failed: " + error;
@@ -94,7 +103,8 @@ void signalEach(ProcessTable &table, std::vector<Tracked *> &targets, os::Signal
 void awaitGone(ProcessTable &table, std::vector<Tracked> &all, Ms deadline,
                TerminateOutcome outcome) {
     for (Tracked &t : all) {
-        if (!t.pending) continue;
+        if (!t.pending || (t.termUndelivered && outcome == TerminateOutcome::ExitedOnTerm))
+            continue;
         if (table.waitGone(t.result.target.id, std::max<Ms>(0, deadline - table.clockMs()))) {
             t.pending = false;
             t.result.outcome = outcome;

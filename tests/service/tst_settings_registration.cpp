@@ -5,6 +5,7 @@
 #include "settings/settings.h"
 #include "settings/storage.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -214,6 +215,32 @@ private slots:
         QCOMPARE(parseVersionOutput("opencode v2.0.1-beta.3"), QStringLiteral("2.0.1-beta.3"));
         QCOMPARE(majorVersion(QStringLiteral("2.0.1")), 2);
         QCOMPARE(majorVersion(QString()), -1);
+    }
+
+    // Where a person's opencode is found. Windows: an npm install puts only opencode.cmd on
+    // PATH, the installer puts opencode.exe in %USERPROFILE%\.opencode\bin.
+    void opencodeIsFoundWhereItsInstallersPutIt() {
+        QTemporaryDir root;
+        const QString npm = root.filePath(QStringLiteral("npm"));
+        const QString bin = root.filePath(QStringLiteral("bin"));
+        const QString home = root.filePath(QStringLiteral("home"));
+        QVERIFY(QDir().mkpath(npm) && QDir().mkpath(bin) && QDir().mkpath(home + "/.opencode/bin"));
+        const auto touch = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) &&
+                   f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        };
+        const QStringList path{bin, npm};
+        QCOMPARE(findOpencode(path, home, true), QString());
+        QVERIFY(touch(home + "/.opencode/bin/opencode.exe"));
+        QCOMPARE(findOpencode(path, home, true), home + "/.opencode/bin/opencode.exe");
+        QCOMPARE(findOpencode(path, home, false), QString()); // not the Windows name elsewhere
+        QVERIFY(touch(npm + "/opencode.cmd"));
+        QCOMPARE(findOpencode(path, home, true), npm + "/opencode.cmd"); // PATH comes first
+        QVERIFY(touch(npm + "/opencode.exe"));
+        QCOMPARE(findOpencode(path, home, true), npm + "/opencode.exe"); // the program itself
+        QVERIFY(touch(bin + "/opencode"));
+        QCOMPARE(findOpencode(path, home, false), bin + "/opencode");
     }
 };
 
