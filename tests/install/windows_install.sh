@@ -17,7 +17,7 @@ work=$(mktemp -d /tmp/tether-win-install.XXXXXX)
 export WINEPREFIX="$work/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 # Nothing from the build environment may help the installed Tether find Qt.
 unset WINEPATH QT_PLUGIN_PATH QT_QPA_PLATFORM_PLUGIN_PATH QT_QPA_PLATFORM
-tether_pid=''
+tether_pid='' xvfb_pid=''
 step() { echo "--- windows install: $*"; }
 fail() { echo "FAIL windows install: $*"; exit 1; }
 now_ms() { date +%s%3N; }
@@ -27,12 +27,14 @@ cleanup() {
     # ends that prefix's processes only (WINEPREFIX is exported above).
     if [ -d "$WINEPREFIX" ]; then timeout -k 5 30 wineserver -k >/dev/null 2>&1; fi
     if [ -n "$tether_pid" ]; then wait "$tether_pid" 2>/dev/null; fi
+    # The X server this test started, by the pid it was given.
+    if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; fi
     if [ -n "${TETHER_KEEP_WORK:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
-for tool in wine wineboot wineserver timeout ss; do
-    command -v "$tool" >/dev/null || fail "$tool is missing (Debian: wine, coreutils, iproute2)"
+for tool in wine wineboot wineserver timeout ss Xvfb; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (Debian: wine, coreutils, iproute2, xvfb)"
 done
 
 # Every wine call: bounded, output to a file, run from C: (Z: is gone).
@@ -51,6 +53,19 @@ fi
 [ -f "$installer" ] || fail "no installer at '$installer'"
 size=$(stat -c %s "$installer")
 echo "installer: $installer ($size bytes, $((size / 1024)) KiB)"
+
+step "X server for the tray start"
+# The tray start needs a display: an Xvfb of our own on a display number nobody uses.
+display=''
+for n in $(seq 90 190); do
+    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=$n; break; }
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do [ -S "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+[ -S "/tmp/.X11-unix/X$display" ] || { cat "$work/xvfb.log"; fail "Xvfb :$display did not start"; }
+export DISPLAY=":$display"
 
 step "fresh wine prefix"
 timeout -k 10 300 wineboot --init >"$work/wineboot.log" 2>&1 || { cat "$work/wineboot.log"; fail "wineboot"; }
@@ -150,6 +165,41 @@ await_quit() {
     echo "tether gone $(($(now_ms) - t0)) ms after $1"
     port_open || fail "the service on port $port did not survive $1"
 }
+
+step "tray start loads the deployed Qt plugins"
+# WINEDEBUG=+loaddll names every DLL as it is loaded: the platform and style plugins must come
+# from the install (and cannot come from anywhere else: no Z: drive).
+(cd "$WINEPREFIX/drive_c" && WINEDEBUG=+loaddll exec timeout -k 10 600 wine "$exe_win" \
+    --settings 'C:\tether-test\tether.ini' >"$work/tray.log" 2>&1) &
+tether_pid=$!
+# +loaddll prints paths with their backslashes doubled: Programs\\Tether\\bin\\...
+loaded=no
+for _ in $(seq 600); do
+    if grep -qF 'Programs\\Tether\\bin\\platforms\\qwindows.dll' "$work/tray.log" &&
+        grep -qF 'Programs\\Tether\\bin\\styles\\qwindowsvistastyle.dll' "$work/tray.log"; then
+        loaded=yes; break
+    fi
+    kill -0 "$tether_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [ "$loaded" != yes ]; then
+    grep -F 'Programs\\Tether' "$work/tray.log" | tail -20
+    fail "the tray start did not load qwindows.dll and qwindowsvistastyle.dll from the install"
+fi
+echo "loaded from the install: $(grep -oF -e 'platforms\\qwindows.dll' -e 'styles\\qwindowsvistastyle.dll' \
+    -e 'tls\\qschannelbackend.dll' "$work/tray.log" | sort -u | tr '\n' ' ')"
+# The plugins load with the QApplication, before the control channel listens: until it does,
+# `tether quit` says "not running" (exit 3).
+quit_code=''
+for _ in $(seq 60); do
+    win 30 "$work/quit.log" "$exe_win" quit; quit_code=$?
+    [ "$quit_code" -eq 3 ] || break
+    sleep 0.5
+done
+[ "$quit_code" -eq 0 ] || { cat "$work/quit.log"; fail "tether quit (tray) exited $quit_code"; }
+for _ in $(seq 600); do kill -0 "$tether_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$tether_pid" 2>/dev/null && fail "the tray Tether still running 60 s after tether quit"
+wait "$tether_pid"; tether_pid=''
 
 step "headless start against the demo service"
 start_healthy tether1
