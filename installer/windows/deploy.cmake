@@ -17,10 +17,13 @@ foreach(_module IN LISTS _tether_qt_modules)
   install(FILES "$<TARGET_FILE:Qt6::${_module}>" DESTINATION bin)
 endforeach()
 
-# The plugins Qt loads at run time (seen with QT_DEBUG_PLUGINS=1 under wine): the platform,
-# the native style, and the TLS backend QtNetwork asks for. The tray icons are painted in code
-# and the window icon comes from the .rc, so no image format plugin is loaded: none is shipped.
-# Beside tether.exe, where Qt always looks (the application directory), as windeployqt does.
+# The plugins, beside tether.exe where Qt always looks (the application directory), as
+# windeployqt lays them out. A tray start loads the platform and the native style (seen with
+# WINEDEBUG=+loaddll; tests/install/windows_install.sh checks both). The TLS backend is not
+# loaded today (the service is plain http on loopback); it is shipped so that anything asking
+# QtNetwork for https gets Schannel rather than "TLS initialization failed". The tray icons are
+# painted in code and the window icon comes from the .rc: no image format plugin is loaded, and
+# none is shipped.
 set(_tether_qt_plugins QWindowsIntegrationPlugin QWindowsVistaStylePlugin QSchannelBackendPlugin)
 foreach(_plugin IN LISTS _tether_qt_plugins)
   get_target_property(_type Qt6::${_plugin} QT_PLUGIN_TYPE)
