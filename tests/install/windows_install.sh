@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The Windows installer, end to end under wine: build it (scripts/package-windows.sh) unless
 # given, install it silently (/S) into a fresh private WINEPREFIX, check its files, Start-menu
-# shortcut and HKCU uninstall entry, run the installed tether.exe --headless against the bundled
-# demo service until `status --json` says healthy and `tether quit` it; install again over a
-# running Tether (the installer must quit it first); start it again, write the start-at-login
-# values Tether writes, uninstall silently with Tether still running (the uninstaller must quit
-# it), and check that no installed file, shortcut, Run / StartupApproved value or uninstall
-# entry is left. Exit 0 only when all of it held; prints PASS or FAIL.
+# shortcut and HKCU uninstall entry; start the installed Tether with a tray (on an Xvfb of its
+# own) and check that it loads its Qt plugins from the install; run it --headless against the
+# bundled demo service until `status --json` says healthy and `tether quit` it; turn start at
+# login on and install again over a running Tether (the installer must quit it first, and keep
+# the Run value); uninstall silently with Tether running (the uninstaller must quit it) and check
+# that no installed file, shortcut, Run / StartupApproved value or uninstall entry is left; last,
+# a Run value "Tether" that starts another program must survive an uninstall.
+# Exit 0 only when all of it held; prints PASS or FAIL.
 # The prefix has no Z: drive: the installed Tether sees only C:, so a Qt DLL or plugin the
 # installer forgot cannot be found in the build tree instead.
 # Usage: bash tests/install/windows_install.sh [tether-<version>-win64.exe]
@@ -207,16 +209,7 @@ step "tether quit"
 win 30 "$work/quit.log" "$exe_win" quit || { cat "$work/quit.log"; fail "tether quit exited non-zero"; }
 await_quit "tether quit"
 
-step "install again over a running Tether"
-start_healthy tether2
-t0=$(now_ms)
-win 120 "$work/reinstall.log" "$setup" /S || { code=$?; cat "$work/reinstall.log"; fail "second install exited $code"; }
-echo "reinstall (quitting Tether first): $(($(now_ms) - t0)) ms"
-await_quit "the installer"
-[ -f "$inst/bin/tether.exe" ] || fail "tether.exe missing after the second install"
-
-step "silent uninstall with Tether running and start-at-login on"
-start_healthy tether3
+step "start at login on, then install again over a running Tether"
 # The values Tether writes (core/settings/autostart_entries.cpp) and Explorer's enabled flag.
 win 30 "$work/reg.log" reg add "$run_key" /v Tether /t REG_SZ /d "\"$exe_win\" --autostart" /f ||
     { cat "$work/reg.log"; fail "reg add Run"; }
@@ -224,6 +217,18 @@ win 30 "$work/reg.log" reg add "$approved_key" /v Tether /t REG_BINARY /d 020000
     { cat "$work/reg.log"; fail "reg add StartupApproved"; }
 reg_has "$run_key" Tether && grep -qi -- '--autostart' "$work/reg.log" || { cat "$work/reg.log"; fail "Run value not readable"; }
 reg_has "$approved_key" Tether || fail "StartupApproved value not readable"
+start_healthy tether2
+t0=$(now_ms)
+win 120 "$work/reinstall.log" "$setup" /S || { code=$?; cat "$work/reinstall.log"; fail "second install exited $code"; }
+echo "reinstall (quitting Tether first): $(($(now_ms) - t0)) ms"
+await_quit "the installer"
+[ -f "$inst/bin/tether.exe" ] || fail "tether.exe missing after the second install"
+# An update keeps the user's start-at-login choice.
+reg_has "$run_key" Tether && grep -qi -- '--autostart' "$work/reg.log" || fail "the update removed the Run value"
+reg_has "$approved_key" Tether || fail "the update removed the StartupApproved value"
+
+step "silent uninstall with Tether running and start at login on"
+start_healthy tether3
 t0=$(now_ms)
 # The uninstaller copies itself to %TEMP% and runs from there so it can delete itself: the
 # first process exits at once. Poll for the last things it removes instead.
@@ -252,6 +257,21 @@ reg_has "$run_key" Tether && fail "Run value Tether left"
 reg_has "$approved_key" Tether && fail "StartupApproved value Tether left"
 # The negative answers above count only if reg query still answers at all.
 reg_has "$run_key" || { cat "$work/reg.log"; fail "reg query does not answer"; }
+step "a Run value named Tether that starts another program survives an uninstall"
+win 120 "$work/install3.log" "$setup" /S || { code=$?; cat "$work/install3.log"; fail "third install exited $code"; }
+foreign='"C:\Tools\other.exe" --tether'
+win 30 "$work/reg.log" reg add "$run_key" /v Tether /t REG_SZ /d "$foreign" /f || { cat "$work/reg.log"; fail "reg add Run"; }
+win 60 "$work/uninstall2.log" "$inst_win\\Uninstall.exe" /S ||
+    { code=$?; cat "$work/uninstall2.log"; fail "second uninstaller exited $code"; }
+gone=no
+for _ in $(seq 120); do
+    if [ ! -e "$inst" ] && ! reg_has "$uninstall_key"; then gone=yes; break; fi
+    sleep 0.25
+done
+[ "$gone" = yes ] || fail "the second uninstall has not finished after 60 s"
+reg_has "$run_key" Tether || fail "the uninstaller removed a Run value that starts another program"
+grep -qiF 'other.exe' "$work/reg.log" || { cat "$work/reg.log"; fail "the foreign Run value changed"; }
+
 echo "windows install: $size-byte installer, install ${install_ms} ms, uninstall ${uninstall_ms} ms," \
      "$(wc -l <"$work/files.txt") files installed, all removed"
 echo "PASS windows install"
