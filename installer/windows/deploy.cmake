@@ -1,13 +1,18 @@
 # The Qt runtime of a cross-compiled (MinGW-w64) Windows build, as explicit install rules:
 # windeployqt runs only on a Windows host, so a cross build lists what tether.exe loads.
 # A native Windows build deploys with windeployqt instead (app/CMakeLists.txt, same predicate).
-if(NOT WIN32 OR NOT CMAKE_CROSSCOMPILING)
+if(NOT WIN32)
   return()
 endif()
 
-# The console CLI, when app/ defines it (same bin/ as tether.exe, so it finds the same DLLs).
+# The console CLI, when app/ defines it: in bin/ beside tether.exe, so it loads the same Qt
+# DLLs, whichever way they were deployed.
 if(TARGET tether-cli)
   install(TARGETS tether-cli RUNTIME DESTINATION bin)
+endif()
+
+if(NOT CMAKE_CROSSCOMPILING)
+  return()
 endif()
 
 # The modules tether.exe links. Their own dependencies are these and system DLLs only (checked

@@ -258,9 +258,12 @@ reg_has "$approved_key" Tether && fail "StartupApproved value Tether left"
 # The negative answers above count only if reg query still answers at all.
 reg_has "$run_key" || { cat "$work/reg.log"; fail "reg query does not answer"; }
 step "a Run value named Tether that starts another program survives an uninstall"
+t0=$(now_ms)
 win 120 "$work/install3.log" "$setup" /S || { code=$?; cat "$work/install3.log"; fail "third install exited $code"; }
+echo "install (warm prefix): $(($(now_ms) - t0)) ms"
 foreign='"C:\Tools\other.exe" --tether'
 win 30 "$work/reg.log" reg add "$run_key" /v Tether /t REG_SZ /d "$foreign" /f || { cat "$work/reg.log"; fail "reg add Run"; }
+t0=$(now_ms)
 win 60 "$work/uninstall2.log" "$inst_win\\Uninstall.exe" /S ||
     { code=$?; cat "$work/uninstall2.log"; fail "second uninstaller exited $code"; }
 gone=no
@@ -269,6 +272,7 @@ for _ in $(seq 120); do
     sleep 0.25
 done
 [ "$gone" = yes ] || fail "the second uninstall has not finished after 60 s"
+echo "uninstall (no Tether running): $(($(now_ms) - t0)) ms"
 reg_has "$run_key" Tether || fail "the uninstaller removed a Run value that starts another program"
 grep -qiF 'other.exe' "$work/reg.log" || { cat "$work/reg.log"; fail "the foreign Run value changed"; }
 
