@@ -17,9 +17,15 @@ dir=${1:-build/windows-package-build}
 out=$PWD/build/windows-package
 mkdir -p "$(dirname "$dir")"
 # shellcheck disable=SC2046 # windows_cmake_args prints separate arguments
-cmake -S . -B "$dir" -G Ninja $(windows_cmake_args) -DCMAKE_BUILD_TYPE=Release \
-      -DTETHER_BUILD_TESTS=OFF -DTETHER_BUILD_BENCH=OFF -DTETHER_WERROR=ON \
-      >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
+# A build folder configured before (the test command's Windows build) is reused as it is:
+# packaging needs only tether and tether-cli, which it already has.
+if [ -f "$dir/CMakeCache.txt" ]; then
+    cmake -S . -B "$dir" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
+else
+    cmake -S . -B "$dir" -G Ninja $(windows_cmake_args) -DCMAKE_BUILD_TYPE=Release \
+          -DTETHER_BUILD_TESTS=OFF -DTETHER_BUILD_BENCH=OFF -DTETHER_WERROR=ON \
+          >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
+fi
 # tether.exe, and tether-cli.exe where app/ defines it (deploy.cmake installs it beside).
 # TETHER_JOBS: parallel compile jobs; 2 by default, as the build machines here are shared.
 targets=(tether)
