@@ -4,7 +4,8 @@
 #   $TETHER_WIN_QT                                    an unpacked Qt the caller already has
 #   build/qt-mingw-w64                                 unpacked or built by an earlier run
 #   ../shared/toolchains/qt-6.4.2-mingw-w64.tar.xz     the prebuilt tarball (checked by sha256)
-#   ../shared/tools/build-qt-mingw, or TETHER_BUILD_QT_MINGW=<script>: build it (about an hour)
+#   TETHER_BUILD_QT_MINGW=<script>, ../shared/tools/build-qt-mingw or this project's copy,
+#   scripts/build-qt-mingw.sh: build it from Debian's qt6-base source (about an hour on 2 cores)
 # Host tools (moc, rcc, uic) are Debian's qt6-base-dev-tools, in BUILD_PACKAGES.
 WINDOWS_PACKAGES=(g++-mingw-w64-x86-64-posix qt6-base-dev-tools xz-utils)
 
@@ -27,6 +28,7 @@ ensure_windows_qt() {
         TETHER_WIN_QT=$dest; return 0
     fi
     local builder=${TETHER_BUILD_QT_MINGW:-$here/../shared/tools/build-qt-mingw}
+    [ -x "$builder" ] || builder=$here/scripts/build-qt-mingw.sh
     if [ -x "$builder" ]; then
         echo "tether: no prebuilt Qt for Windows; building it with $builder (about an hour on 2 cores)"
         "$builder" "$dest" || { echo "tether: $builder failed"; return 1; }
