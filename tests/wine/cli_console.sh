@@ -12,13 +12,18 @@
 # give the script a WINEPREFIX of its own (as scripts/test.sh does for its wine phase).
 #
 # usage: tests/wine/cli_console.sh <dir with tether.exe and tether-cli.exe>
-# env: WINEPREFIX (required: your own prefix; its wineserver is ended at the end), TETHER_WIN_QT (default /work/qtmingw/...).
+# env: WINEPREFIX (required: your own prefix; its wineserver is ended at the end), TETHER_WIN_QT (else scripts/windows-qt.sh finds or unpacks it).
 # The last line is "N passed, N failed"; exit status non-zero on any failure.
 set -uo pipefail
 
 bin=${1:?usage: $0 <dir with tether.exe and tether-cli.exe>}
 bin=$(cd "$bin" && pwd)
-qt=${TETHER_WIN_QT:-/work/qtmingw/qt-6.4.2-mingw-w64}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+source "$top/scripts/windows-qt.sh"
+pushd "$top" >/dev/null || exit 1
+ensure_windows_qt || { echo "FAIL no Qt for Windows"; echo "0 passed, 1 failed"; exit 1; }
+popd >/dev/null || exit 1
+qt=$TETHER_WIN_QT
 : "${WINEPREFIX:?set WINEPREFIX to a wine prefix of your own}"
 export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export WINEPATH="$qt/bin" QT_PLUGIN_PATH="$qt/plugins" QT_QPA_PLATFORM=offscreen
