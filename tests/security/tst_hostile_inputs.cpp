@@ -191,7 +191,8 @@ private slots:
         QCOMPARE(readAll(record), QByteArray());
         QCOMPARE(os::alive(*decoyId), os::Liveness::Alive);
         sup->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(sup->status().state == State::Stopped, kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Stopped, qPrintable(log.join('\n')),
+                                  kLong);
         decoy.kill();
         decoy.waitForFinished();
     }
