@@ -18,6 +18,9 @@ dir=${TETHER_WINDOWS_BUILD:-build/windows}
 jobs=${TETHER_JOBS:-$(nproc)}
 budget=${TETHER_WINE_TIMEOUT:-600}
 
+# Every phase line carries the minutes:seconds since the start, so a slow run says where.
+phase() { printf '=== [%02d:%02d] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
+
 give_up() {
     echo "windows-tests: $*"
     echo "0 passed, 1 failed"
@@ -28,7 +31,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" "${WINDOWS_PACKAGES[@]}" wine wine64 xvfb
     give_up "could not install the packages"
 ensure_windows_qt || give_up "no Qt for Windows"
 
-echo "=== configure and build $dir (Qt: $TETHER_WIN_QT)"
+phase "configure and build $dir (Qt: $TETHER_WIN_QT)"
 mkdir -p "$(dirname "$dir")"
 build_started=$SECONDS
 # shellcheck disable=SC2046 # windows_cmake_args prints separate arguments
@@ -41,7 +44,7 @@ if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
     grep -E -A5 'error|FAILED' "$dir.build.log" | head -80
     give_up "build failed ($dir.build.log)"
 fi
-echo "=== built in $((SECONDS - build_started)) s"
+phase "built in $((SECONDS - build_started)) s"
 
 # What the build registered, one line per test: name, program, working directory and the
 # test's ENVIRONMENT entries, tab-separated (ctest's JSON has them all, with full paths).
@@ -67,6 +70,7 @@ fi
 timeout -k 10 120 wine reg add 'HKCU\Software\Wine\Drivers' /v Graphics /d null /f \
     >"$dir.winereg.log" 2>&1 || give_up "cannot set wine's null display driver"
 timeout 120 wineserver -w || wineserver -k
+phase "wine prefix ready ($WINEPREFIX)"
 
 win() { winepath -w "$1" 2>/dev/null; }
 # The Qt DLLs and the MinGW runtime are found through WINEPATH (the Qt bin/ carries the same
@@ -129,7 +133,8 @@ for t in "${tests[@]}"; do
     fi
 done
 # Whatever a suite left running in this prefix ends with its server.
+phase "waiting for this prefix's wine processes to end"
 timeout 60 wineserver -w || wineserver -k
-echo "=== windows tests: $((SECONDS - started)) s in all"
+phase "windows tests done: $((SECONDS - started)) s in all"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
