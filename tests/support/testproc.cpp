@@ -125,13 +125,18 @@ DWORD WINAPI dieWithParent(void *parent) {
     return 0;
 }
 
-// The PR_SET_PDEATHSIG of Windows: a thread waiting on the parent's handle. A parent pid whose
-// process started after this one is a reused pid: the real parent is already gone.
+// The PR_SET_PDEATHSIG of Windows: a thread waiting on the parent's handle. As on Linux, a
+// parent already gone (none found, or its pid reused by a process younger than this one) is
+// not watched.
 void watchParent() {
     const DWORD pid = parentPid();
     const HANDLE parent =
         pid ? ::OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid) : nullptr;
-    if (!parent || creationTime(parent) > creationTime(::GetCurrentProcess())) std::exit(0);
+    if (!parent) return;
+    if (creationTime(parent) > creationTime(::GetCurrentProcess())) {
+        ::CloseHandle(parent);
+        return;
+    }
     const HANDLE t = ::CreateThread(nullptr, 0, dieWithParent, parent, 0, nullptr);
     if (!t) fail(lastError("CreateThread"));
     ::CloseHandle(t);
@@ -226,9 +231,12 @@ void startTreeLevel(int level, int depth, const char *file) {
     std::wstring cmd = L"\"" + std::wstring(exe) + L"\" --timeout " + std::to_wstring(gTimeoutSec) +
                        (gPdeathsig ? L"" : L" --no-pdeathsig") + L" --tree-level " +
                        std::to_wstring(level) + L" tree " + std::to_wstring(depth);
-    if (file) {
-        const std::string f(file);
-        cmd += L" \"" + std::wstring(f.begin(), f.end()) + L"\""; // test paths are ASCII
+    if (file) { // as main() got it: in the ANSI code page
+        std::wstring f(MAX_PATH, L'\0');
+        const int n = ::MultiByteToWideChar(CP_ACP, 0, file, -1, f.data(), MAX_PATH);
+        if (n <= 0) fail(lastError("MultiByteToWideChar"));
+        f.resize(static_cast<size_t>(n - 1));
+        cmd += L" \"" + f + L"\"";
     }
     STARTUPINFOW si{};
     si.cb = sizeof si;
@@ -475,20 +483,20 @@ pid_t forkChild() {
         a6->sin6_port = htons(static_cast<uint16_t>(port));
         if (::inet_pton(AF_INET6, host, &a6->sin6_addr) != 1)
             fail(std::string("bad IPv6 address ") + host);
-        len = sizeof *a6;
+        len = static_cast<socklen_t>(sizeof *a6); // an int on Windows
     } else {
         auto *a4 = reinterpret_cast<sockaddr_in *>(&addr);
         a4->sin_family = AF_INET;
         a4->sin_port = htons(static_cast<uint16_t>(port));
         if (::inet_pton(AF_INET, host, &a4->sin_addr) != 1)
             fail(std::string("bad IPv4 address ") + host);
-        len = sizeof *a4;
+        len = static_cast<socklen_t>(sizeof *a4);
     }
     const Socket s = openStreamSocket(family);
     if (::bind(s, reinterpret_cast<sockaddr *>(&addr), len) != 0) fail(netError("bind"));
     if (::listen(s, 16) != 0) fail(netError("listen"));
     sockaddr_storage bound{};
-    socklen_t boundLen = sizeof bound;
+    socklen_t boundLen = static_cast<socklen_t>(sizeof bound);
     ::getsockname(s, reinterpret_cast<sockaddr *>(&bound), &boundLen);
     const uint16_t actual = family == AF_INET6
                                 ? ntohs(reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port)
