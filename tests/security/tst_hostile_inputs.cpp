@@ -16,7 +16,6 @@
 #include <QtTest>
 
 #include <memory>
-#include <unistd.h>
 
 using namespace tether;
 using policy::State;
@@ -111,7 +110,7 @@ private slots:
         QVERIFY(decoy.readLine().startsWith("ready"));
         const auto decoyId = os::identityOf(decoy.processId());
         QVERIFY(decoyId);
-        const auto selfId = os::identityOf(::getpid());
+        const auto selfId = os::identityOf(QCoreApplication::applicationPid());
         QVERIFY(selfId);
 
         const int port = test::freeLoopbackPort();
@@ -192,7 +191,8 @@ private slots:
         QCOMPARE(readAll(record), QByteArray());
         QCOMPARE(os::alive(*decoyId), os::Liveness::Alive);
         sup->stop();
-        QTRY_VERIFY_WITH_TIMEOUT(sup->status().state == State::Stopped, kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Stopped, qPrintable(log.join('\n')),
+                                  kLong);
         decoy.kill();
         decoy.waitForFinished();
     }
@@ -248,9 +248,9 @@ private slots:
 
     void ledgerPidOutsidePidRangeNeverAliasesALiveProcess() {
         // 2^32 + our pid: a truncating cast would name us. Either refused, or never alive.
-        const qint64 aliased = (qint64(1) << 32) + ::getpid();
+        const qint64 aliased = (qint64(1) << 32) + QCoreApplication::applicationPid();
         std::vector<mcp::LedgerEntry> one(1);
-        one[0].process = {aliased, os::identityOf(::getpid())->startTime};
+        one[0].process = {aliased, os::identityOf(QCoreApplication::applicationPid())->startTime};
         one[0].argv = {"x"};
         one[0].name = "fs";
         one[0].service = {4000, 5};

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <filesystem>
+
 using namespace tether;
 
 namespace {
@@ -103,21 +105,28 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("service.json"));
         QVERIFY(!stampOf(path).exists);
+        // Both files get the same last write, to the millisecond: a rewrite within one is
+        // common, and only the inode (the file index on Windows) can tell them apart.
+        const QDateTime sameMs = QDateTime::fromMSecsSinceEpoch(1700000000123);
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(kGood);
+        QVERIFY(f.flush() && f.setFileTime(sameMs, QFileDevice::FileModificationTime));
         f.close();
         const FileStamp a = stampOf(path);
         QVERIFY(a.exists);
         QCOMPARE(stampOf(path), a);
-        // A writer renames a new file over the old: same size, new inode.
+        // A writer renames a new file over the old: same size, same mtime, new inode.
         const QString tmp = path + QStringLiteral(".tmp");
         QFile g(tmp);
         QVERIFY(g.open(QIODevice::WriteOnly));
         g.write(kGood);
+        QVERIFY(g.flush() && g.setFileTime(sameMs, QFileDevice::FileModificationTime));
         g.close();
-        QVERIFY(::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(path).constData()) ==
-                0);
+        // std::filesystem::rename replaces an existing target on Windows too (MoveFileEx).
+        std::error_code ec;
+        std::filesystem::rename(tmp.toStdU16String(), path.toStdU16String(), ec);
+        QVERIFY2(!ec, ec.message().c_str());
         QVERIFY(stampOf(path) != a);
     }
 

@@ -1,4 +1,4 @@
-// tether-testproc: one small program, one mode per test role. Plain C++ (POSIX), no Qt.
+// tether-testproc: one small program, one mode per test role. Plain C++ (POSIX and Win32), no Qt.
 //
 //   tether-testproc [--timeout SEC] [--no-pdeathsig] MODE [ARGS...]
 //
@@ -21,30 +21,268 @@
 //
 // Every mode ends by itself after --timeout seconds (default 300) so nothing outlives a dead
 // test for long, and (unless --no-pdeathsig) dies with its parent via PR_SET_PDEATHSIG.
+//
+// On Windows (no signals, no fork): decoy and tree FILE record console control events instead
+// ("PID BREAK", "PID INT", "PID CLOSE"), which is how Tether stops a service gracefully there;
+// ignore-term ignores CTRL_BREAK/CTRL_C, so only TerminateProcess ends it; tree starts a copy of
+// itself per level and prints PGID 0 (a job, not a group, contains a tree there); the parent
+// watch is a thread waiting on the parent's handle. The "pong" fence is weaker: Windows runs a
+// control handler on a thread of its own, so "pong" only says the earlier lines were read.
+// zombie and setsid-child are POSIX-only and fail.
 #include <algorithm>
-#include <arpa/inet.h>
 #include <cerrno>
-#include <csignal>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#include <windows.h>
+#include <tlhelp32.h>
+#else
+#include <arpa/inet.h>
+#include <csignal>
 #include <ctime>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <string>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 namespace {
 
 int gTimeoutSec = 300;
 bool gPdeathsig = true;
 bool gAnswerPings = false; // decoy: answer each stdin line with "pong"
+char gPidPrefix[32];       // "PID " of this process, formatted before any handler can run
+
+[[noreturn]] void fail(const std::string &why) {
+    std::fprintf(stderr, "tether-testproc: %s\n", why.c_str());
+    std::exit(2);
+}
+
+double nowSec() {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+#ifdef _WIN32
+
+HANDLE gRecordFile = INVALID_HANDLE_VALUE;
+
+void say(const std::string &line) {
+    const std::string s = line + "\n";
+    const HANDLE out = ::GetStdHandle(STD_OUTPUT_HANDLE);
+    size_t off = 0;
+    while (off < s.size()) {
+        DWORD n = 0;
+        if (!::WriteFile(out, s.data() + off, static_cast<DWORD>(s.size() - off), &n, nullptr) ||
+            n == 0)
+            return;
+        off += n;
+    }
+}
+
+std::string lastError(const char *what) {
+    return std::string(what) + ": error " + std::to_string(::GetLastError());
+}
+
+std::uint64_t creationTime(HANDLE process) {
+    FILETIME created{}, exited{}, kernel{}, user{};
+    if (!::GetProcessTimes(process, &created, &exited, &kernel, &user)) return 0;
+    return (std::uint64_t(created.dwHighDateTime) << 32) | created.dwLowDateTime;
+}
+
+DWORD parentPid() {
+    const DWORD self = ::GetCurrentProcessId();
+    const HANDLE snap = ::CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    if (snap == INVALID_HANDLE_VALUE) return 0;
+    PROCESSENTRY32W e{};
+    e.dwSize = sizeof e;
+    DWORD parent = 0;
+    for (BOOL ok = ::Process32FirstW(snap, &e); ok; ok = ::Process32NextW(snap, &e))
+        if (e.th32ProcessID == self) parent = e.th32ParentProcessID;
+    ::CloseHandle(snap);
+    return parent;
+}
+
+DWORD WINAPI dieWithParent(void *parent) {
+    ::WaitForSingleObject(static_cast<HANDLE>(parent), INFINITE);
+    ::TerminateProcess(::GetCurrentProcess(), 137); // as SIGKILL would end it
+    return 0;
+}
+
+// The PR_SET_PDEATHSIG of Windows: a thread waiting on the parent's handle. As on Linux, a
+// parent already gone (none found, or its pid reused by a process younger than this one) is
+// not watched.
+void watchParent() {
+    const DWORD pid = parentPid();
+    const HANDLE parent =
+        pid ? ::OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid) : nullptr;
+    if (!parent) return;
+    if (creationTime(parent) > creationTime(::GetCurrentProcess())) {
+        ::CloseHandle(parent);
+        return;
+    }
+    const HANDLE t = ::CreateThread(nullptr, 0, dieWithParent, parent, 0, nullptr);
+    if (!t) fail(lastError("CreateThread"));
+    ::CloseHandle(t);
+}
+
+// Called in every process this program creates, right after it starts.
+void becomeSelf() {
+    if (gPdeathsig) watchParent();
+    std::snprintf(gPidPrefix, sizeof gPidPrefix, "%lu ", ::GetCurrentProcessId());
+}
+
+// One append of "PID NAME\n" (FILE_APPEND_DATA keeps lines whole across processes).
+void record(const char *name) {
+    if (gRecordFile == INVALID_HANDLE_VALUE) return;
+    const std::string line = gPidPrefix + std::string(name) + "\n";
+    DWORD n = 0;
+    ::WriteFile(gRecordFile, line.data(), static_cast<DWORD>(line.size()), &n, nullptr);
+}
+
+BOOL WINAPI recordEvent(DWORD event) {
+    switch (event) {
+    case CTRL_C_EVENT:
+        record("INT");
+        return TRUE;
+    case CTRL_BREAK_EVENT:
+        record("BREAK");
+        return TRUE;
+    case CTRL_CLOSE_EVENT:
+        record("CLOSE"); // the process ends when the handler returns, whatever it answers
+        return TRUE;
+    default:
+        record("OTHER");
+        return TRUE;
+    }
+}
+
+BOOL WINAPI ignoreBreak(DWORD event) {
+    return event == CTRL_C_EVENT || event == CTRL_BREAK_EVENT;
+}
+
+void recordSignalsInto(const char *file) {
+    gRecordFile = ::CreateFileA(file, FILE_APPEND_DATA,
+                                FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (gRecordFile == INVALID_HANDLE_VALUE) fail(lastError((std::string("open ") + file).c_str()));
+    ::SetConsoleCtrlHandler(nullptr, FALSE); // a new process group starts with CTRL_C ignored
+    ::SetConsoleCtrlHandler(recordEvent, TRUE);
+}
+
+DWORD WINAPI answerPings(void *) {
+    const HANDLE in = ::GetStdHandle(STD_INPUT_HANDLE);
+    char buf[256];
+    DWORD n = 0;
+    while (::ReadFile(in, buf, sizeof buf, &n, nullptr) && n > 0)
+        for (DWORD i = 0; i < n; ++i)
+            if (buf[i] == '\n') say("pong");
+    return 0;
+}
+
+// Lives until the timeout (Windows has no zombies to reap).
+[[noreturn]] void live(bool = true) {
+    if (gAnswerPings) {
+        const HANDLE t = ::CreateThread(nullptr, 0, answerPings, nullptr, 0, nullptr);
+        if (!t) fail(lastError("CreateThread"));
+        ::CloseHandle(t);
+    }
+    const double deadline = nowSec() + gTimeoutSec;
+    while (nowSec() < deadline)
+        ::Sleep(100);
+    std::exit(0);
+}
+
+std::string netError(const char *what) {
+    return std::string(what) + ": WSA error " + std::to_string(::WSAGetLastError());
+}
+
+using Socket = SOCKET;
+
+Socket openStreamSocket(int family) {
+    WSADATA wsa{};
+    if (::WSAStartup(MAKEWORD(2, 2), &wsa) != 0) fail("WSAStartup failed");
+    const SOCKET s = ::WSASocketW(family, SOCK_STREAM, IPPROTO_TCP, nullptr, 0,
+                                  WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+    if (s == INVALID_SOCKET) fail(netError("socket"));
+    return s;
+}
+
+// The next level of a tree: a copy of this program, sharing stdout (and so the "node" lines).
+void startTreeLevel(int level, int depth, const char *file) {
+    wchar_t exe[MAX_PATH];
+    if (!::GetModuleFileNameW(nullptr, exe, MAX_PATH)) fail(lastError("GetModuleFileName"));
+    std::wstring cmd = L"\"" + std::wstring(exe) + L"\" --timeout " + std::to_wstring(gTimeoutSec) +
+                       (gPdeathsig ? L"" : L" --no-pdeathsig") + L" --tree-level " +
+                       std::to_wstring(level) + L" tree " + std::to_wstring(depth);
+    if (file) { // as main() got it: in the ANSI code page
+        std::wstring f(MAX_PATH, L'\0');
+        const int n = ::MultiByteToWideChar(CP_ACP, 0, file, -1, f.data(), MAX_PATH);
+        if (n <= 0) fail(lastError("MultiByteToWideChar"));
+        f.resize(static_cast<size_t>(n - 1));
+        cmd += L" \"" + f + L"\"";
+    }
+    STARTUPINFOW si{};
+    si.cb = sizeof si;
+    si.dwFlags = STARTF_USESTDHANDLES;
+    for (HANDLE *h : {&si.hStdInput, &si.hStdOutput, &si.hStdError}) {
+        const DWORD which = h == &si.hStdInput    ? STD_INPUT_HANDLE
+                            : h == &si.hStdOutput ? STD_OUTPUT_HANDLE
+                                                  : STD_ERROR_HANDLE;
+        *h = ::GetStdHandle(which);
+        ::SetHandleInformation(*h, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+    }
+    PROCESS_INFORMATION pi{};
+    if (!::CreateProcessW(exe, cmd.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &pi))
+        fail(lastError("CreateProcess"));
+    ::CloseHandle(pi.hThread);
+    ::CloseHandle(pi.hProcess);
+}
+
+[[noreturn]] void modeTree(int depth, const char *file, int level) {
+    if (file) recordSignalsInto(file);
+    say("node " + std::to_string(level) + " " + std::to_string(::GetCurrentProcessId()) + " 0");
+    if (level >= depth) {
+        say("ready");
+        live();
+    }
+    startTreeLevel(level + 1, depth, file);
+    live();
+}
+
+[[noreturn]] void modeIgnoreTerm() {
+    ::SetConsoleCtrlHandler(ignoreBreak, TRUE);
+    say("ready");
+    live();
+}
+
+[[noreturn]] void modeZombie() {
+    fail("zombie: Windows has no zombies");
+}
+
+[[noreturn]] void modeSetsidChild() {
+    fail("setsid-child: Windows has no sessions");
+}
+
+#else // POSIX
+
 int gRecordFd = -1;
-char gPidPrefix[32]; // "PID " of this process, formatted before any handler can run
 
 void say(const std::string &line) {
     const std::string s = line + "\n";
@@ -55,11 +293,6 @@ void say(const std::string &line) {
         if (n <= 0) return;
         off += n;
     }
-}
-
-[[noreturn]] void fail(const std::string &why) {
-    std::fprintf(stderr, "tether-testproc: %s\n", why.c_str());
-    std::exit(2);
 }
 
 // Called in every process this program creates, right after it starts.
@@ -128,12 +361,6 @@ void recordSignalsInto(const char *file) {
         ::sigaction(sig, &sa, nullptr);
 }
 
-double nowSec() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
 // Waits up to 100 ms; with gAnswerPings, answers stdin lines meanwhile (stops at EOF).
 void idle() {
     if (!gAnswerPings) {
@@ -165,6 +392,18 @@ void idle() {
     std::exit(0);
 }
 
+std::string netError(const char *what) {
+    return std::string(what) + ": " + std::strerror(errno);
+}
+
+using Socket = int;
+
+Socket openStreamSocket(int family) {
+    const int s = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) fail(netError("socket"));
+    return s;
+}
+
 pid_t forkChild() {
     const pid_t child = ::fork();
     if (child < 0) fail(std::string("fork: ") + std::strerror(errno));
@@ -172,43 +411,7 @@ pid_t forkChild() {
     return child;
 }
 
-[[noreturn]] void modeListen(const char *host, const char *portText) {
-    const int port = std::atoi(portText);
-    sockaddr_storage addr{};
-    socklen_t len = 0;
-    int family = AF_INET;
-    if (std::strchr(host, ':')) {
-        family = AF_INET6;
-        auto *a6 = reinterpret_cast<sockaddr_in6 *>(&addr);
-        a6->sin6_family = AF_INET6;
-        a6->sin6_port = htons(static_cast<uint16_t>(port));
-        if (::inet_pton(AF_INET6, host, &a6->sin6_addr) != 1)
-            fail(std::string("bad IPv6 address ") + host);
-        len = sizeof *a6;
-    } else {
-        auto *a4 = reinterpret_cast<sockaddr_in *>(&addr);
-        a4->sin_family = AF_INET;
-        a4->sin_port = htons(static_cast<uint16_t>(port));
-        if (::inet_pton(AF_INET, host, &a4->sin_addr) != 1)
-            fail(std::string("bad IPv4 address ") + host);
-        len = sizeof *a4;
-    }
-    const int s = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (s < 0) fail(std::string("socket: ") + std::strerror(errno));
-    if (::bind(s, reinterpret_cast<sockaddr *>(&addr), len) != 0)
-        fail(std::string("bind: ") + std::strerror(errno));
-    if (::listen(s, 16) != 0) fail(std::string("listen: ") + std::strerror(errno));
-    sockaddr_storage bound{};
-    socklen_t boundLen = sizeof bound;
-    ::getsockname(s, reinterpret_cast<sockaddr *>(&bound), &boundLen);
-    const uint16_t actual = family == AF_INET6
-                                ? ntohs(reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port)
-                                : ntohs(reinterpret_cast<sockaddr_in *>(&bound)->sin_port);
-    say("listening " + std::to_string(actual));
-    live();
-}
-
-[[noreturn]] void modeTree(int depth, const char *file) {
+[[noreturn]] void modeTree(int depth, const char *file, int /*level: 1, fork counts on*/) {
     for (int level = 1;; ++level) {
         if (file) recordSignalsInto(file);
         say("node " + std::to_string(level) + " " + std::to_string(::getpid()) + " " +
@@ -220,6 +423,12 @@ pid_t forkChild() {
         if (forkChild() != 0) live();
         if (gRecordFd >= 0) ::close(gRecordFd); // the child reopens it with its own handlers
     }
+}
+
+[[noreturn]] void modeIgnoreTerm() {
+    ::signal(SIGTERM, SIG_IGN);
+    say("ready");
+    live();
 }
 
 [[noreturn]] void modeZombie() {
@@ -260,15 +469,54 @@ pid_t forkChild() {
     live();
 }
 
+#endif
+
+[[noreturn]] void modeListen(const char *host, const char *portText) {
+    const int port = std::atoi(portText);
+    sockaddr_storage addr{};
+    socklen_t len = 0;
+    int family = AF_INET;
+    if (std::strchr(host, ':')) {
+        family = AF_INET6;
+        auto *a6 = reinterpret_cast<sockaddr_in6 *>(&addr);
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons(static_cast<uint16_t>(port));
+        if (::inet_pton(AF_INET6, host, &a6->sin6_addr) != 1)
+            fail(std::string("bad IPv6 address ") + host);
+        len = static_cast<socklen_t>(sizeof *a6); // an int on Windows
+    } else {
+        auto *a4 = reinterpret_cast<sockaddr_in *>(&addr);
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons(static_cast<uint16_t>(port));
+        if (::inet_pton(AF_INET, host, &a4->sin_addr) != 1)
+            fail(std::string("bad IPv4 address ") + host);
+        len = static_cast<socklen_t>(sizeof *a4);
+    }
+    const Socket s = openStreamSocket(family);
+    if (::bind(s, reinterpret_cast<sockaddr *>(&addr), len) != 0) fail(netError("bind"));
+    if (::listen(s, 16) != 0) fail(netError("listen"));
+    sockaddr_storage bound{};
+    socklen_t boundLen = static_cast<socklen_t>(sizeof bound);
+    ::getsockname(s, reinterpret_cast<sockaddr *>(&bound), &boundLen);
+    const uint16_t actual = family == AF_INET6
+                                ? ntohs(reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port)
+                                : ntohs(reinterpret_cast<sockaddr_in *>(&bound)->sin_port);
+    say("listening " + std::to_string(actual));
+    live();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     int i = 1;
+    int treeLevel = 1; // Windows: the level of a tree node started by its parent
     for (; i < argc && std::strncmp(argv[i], "--", 2) == 0; ++i) {
         if (std::strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
             gTimeoutSec = std::atoi(argv[++i]);
         else if (std::strcmp(argv[i], "--no-pdeathsig") == 0)
             gPdeathsig = false;
+        else if (std::strcmp(argv[i], "--tree-level") == 0 && i + 1 < argc)
+            treeLevel = std::max(1, std::atoi(argv[++i]));
         else
             fail(std::string("unknown option ") + argv[i]);
     }
@@ -288,14 +536,10 @@ int main(int argc, char **argv) {
         say("ready");
         live();
     }
-    if (mode == "ignore-term") {
-        ::signal(SIGTERM, SIG_IGN);
-        say("ready");
-        live();
-    }
+    if (mode == "ignore-term") modeIgnoreTerm();
     if (mode == "listen" && nargs >= 2) modeListen(args[0], args[1]);
     if (mode == "tree" && nargs >= 1)
-        modeTree(std::max(1, std::atoi(args[0])), nargs >= 2 ? args[1] : nullptr);
+        modeTree(std::max(1, std::atoi(args[0])), nargs >= 2 ? args[1] : nullptr, treeLevel);
     if (mode == "zombie") modeZombie();
     if (mode == "setsid-child") modeSetsidChild();
     if (mode == "exit" && nargs >= 1) return std::atoi(args[0]);
