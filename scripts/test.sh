@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Install what is missing, then build and run every test: a normal and an ASan+UBSan build
-# (ctest each), and the Windows OS-layer tests cross-compiled with mingw-w64 and run under
-# wine64. Exits non-zero on any failure; the last line is "N passed, N failed".
+# (ctest each), and the Windows build (Qt 6.4.2 for MinGW-w64) with its suites, CLI and
+# installer run under wine. Exits non-zero on any failure; the last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 started=$SECONDS
 TEST_PACKAGES=(xvfb xauth trayer x11-apps imagemagick xdotool procps iproute2 dbus-daemon
-               g++-mingw-w64-x86-64-posix wine wine64 clang libclang-rt-14-dev python3)
+               g++-mingw-w64-x86-64-posix wine wine64 nsis file xz-utils clang libclang-rt-14-dev
+               python3)
 ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" || {
     echo "tether: could not install the test packages"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -76,40 +77,33 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:ha
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
     run_ctest "asan+ubsan" build/asan -DCMAKE_BUILD_TYPE=Debug -DTETHER_SANITIZE=ON -DTETHER_BUILD_BENCH=OFF
 
-phase "windows OS layer: mingw-w64 build, run under wine64"
-win=build/windows
-if cmake -S . -B "$win" -G Ninja -DTETHER_OS_ONLY=ON -DTETHER_WERROR=ON \
-        -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DCMAKE_BUILD_TYPE=Release >"$win.configure.log" 2>&1 &&
-   cmake --build "$win" >"$win.build.log" 2>&1; then
-    # No Mono / Gecko: their installers open a dialog that nobody answers on a headless CI.
-    export WINEPREFIX="$PWD/build/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-    # Bounded everywhere: a wine that waits for a display or a dialog must not eat the CI's time.
-    [ -d "$WINEPREFIX" ] || timeout -k 10 300 wineboot --init >/dev/null 2>&1
-    phase "windows: wine prefix ready"
-    # Headless: wine's null display driver lets the WM_CLOSE test own a window. It applies to a
-    # new wineserver session, hence the wait for the current one to end (this prefix's only).
-    timeout -k 10 120 wine reg add 'HKCU\Software\Wine\Drivers' /v Graphics /d null /f >/dev/null 2>&1
-    timeout 120 wineserver -w || wineserver -k
-    wlog="$win/wine-tests.log"
-    # Debian's wine64 package puts no wine64 on PATH; `wine` runs 64-bit programs with it.
-    # Into a file, not a pipe: wine's helper processes inherit the output and could hold a pipe
-    # open long after the test ended.
-    timeout -k 10 600 wine "$win/tests/windows/test_os_windows.exe" >"$wlog.raw" 2>&1
-    tr -d '\r' <"$wlog.raw" >"$wlog"
-    cat "$wlog"
-    timeout 60 wineserver -w || wineserver -k
-    record_from_log "windows (wine)" "$wlog"
+# --- Windows (issue 14): tether.exe, tether-cli.exe and every suite the build registers for
+# Windows, built with Qt 6.4.2 for MinGW-w64 (scripts/windows-qt.sh) and run under wine; then the
+# CLI on a wine console, and the NSIS installer installed, run and uninstalled under wine.
+export WINEPREFIX="$PWD/build/wineprefix"
+phase "windows: MinGW-w64 build of everything, each Windows suite under wine"
+wlog=build/windows-tests.log
+TETHER_JOBS=$jobs bash scripts/windows-tests.sh 2>&1 | tee "$wlog"
+record_from_log "windows suites (wine)" "$wlog"
+source scripts/windows-qt.sh
+if ensure_windows_qt; then
+    export TETHER_WIN_QT
+    phase "windows: the CLI on a wine console (exit codes, UTF-8, WriteConsoleW)"
+    clog=build/windows-cli.log
+    timeout -k 10 600 bash tests/wine/cli_console.sh build/windows 2>&1 | tee "$clog"
+    record_from_log "windows CLI (wine)" "$clog"
+    phase "windows: NSIS installer, silent install / run / uninstall under wine"
+    if TETHER_JOBS=$jobs bash scripts/package-windows.sh build/windows &&
+       timeout -k 10 900 bash tests/install/windows_install.sh build/windows-package/tether-*-win64.exe; then
+        record "windows install (wine)" 1 0
+    else
+        record "windows install (wine)" 0 1
+    fi
 else
-    cat "$win.configure.log"; grep -E 'error' "$win.build.log" | head -40
-    record "windows (wine)" 0 1
+    record "windows CLI (wine)" 0 1; record "windows install (wine)" 0 1
 fi
-
-# The Qt layers as a Windows build compiles them (Q_OS_WIN code included), syntax only: Qt for
-# Windows is not installable here, so this is as close to building them as this machine gets.
-phase "windows: core/ and app/ syntax-checked with MinGW-w64 against the Qt 6.4 headers"
-slog=build/windows-syntax.log
-bash scripts/windows-syntax.sh 2>&1 | tee "$slog"
-record_from_log "windows (syntax)" "$slog"
+unset WINEPREFIX
+# --- end of the Windows block
 
 # --- reliability (issue 8): every fuzz target for a short smoke period over the checked-in seed
 # corpus (each target one test), then a 2-minute soak of the normal build (one test).
