@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -32,7 +33,17 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     : QWidget(parent)
     , model_(std::move(model)) {
     setWindowTitle(tr("Tether"));
-    auto *root = new QVBoxLayout(this);
+    // Everything scrolls inside the window: at 2x on a small screen the content is taller than
+    // the screen, and a window larger than the screen hides its bottom (seen at 192 dpi).
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget;
+    auto *root = new QVBoxLayout(content);
+    scroll->setWidget(content);
+    outer->addWidget(scroll);
 
     notice_ = new QLabel;
     notice_->setWordWrap(true);
@@ -98,6 +109,11 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(1000);
     log_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // The log takes what is left, down to a few lines, and asks for nothing more: the scroll
+    // area sizes the content by its preferred height (the wrapped error label makes the layout
+    // height-for-width), and the log's 192-pixel wish would add a scroll bar at 1x.
+    log_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    log_->setMinimumHeight(log_->fontMetrics().lineSpacing() * 5);
     for (const QString &line : model_.events())
         log_->appendPlainText(line);
     logLayout->addWidget(log_);
