@@ -740,9 +740,13 @@ std::optional<std::uint64_t> Job::keepOpenIn(const Identity &id, std::string *er
         return std::nullopt;
     }
     // Query access is all it takes to keep the job alive; the process is never told of it.
+    // Inheritable: what the service starts with handle inheritance (libuv, so node and bun, does)
+    // holds it too, so the name outlives a crashed service while its MCP children run. That is
+    // DuplicateHandle's documented bInheritHandle; wine 8 does not show it (its child's table
+    // had no such job handle), so it is unverified here.
     HANDLE inTarget = nullptr;
     if (!DuplicateHandle(GetCurrentProcess(), static_cast<HANDLE>(handle_), target.get(), &inTarget,
-                         JOB_OBJECT_QUERY, FALSE, 0)) {
+                         JOB_OBJECT_QUERY, TRUE, 0)) {
         setError(error, lastErrorText("DuplicateHandle"));
         return std::nullopt;
     }

@@ -172,7 +172,8 @@ public:
 
     bool assign(Pid pid, std::string *error = nullptr);
     // Duplicates a handle to the job into the verified process `id`, which never closes it: the
-    // job (and its name) lives as long as that process. The handle's value in that process;
+    // job (and its name) lives as long as that process, and as long as any child it started with
+    // handle inheritance (the handle is inheritable). The handle's value in that process;
     // nullopt when the identity does not hold or the duplication failed.
     std::optional<std::uint64_t> keepOpenIn(const Identity &id, std::string *error = nullptr);
     std::vector<Pid> pids() const;
