@@ -844,6 +844,12 @@ private slots:
         }
         QElapsedTimer sinceStart; // the third instance: healthy from about now
         sinceStart.start();
+        // The busy spell is seen in the log, not by polling the status: a 600 ms not-responding
+        // spell can fall between two `status` answers on a loaded machine (it did, under ASan).
+        const auto notResponding = [this] {
+            return allLines().filter(QStringLiteral("-> not-responding")).size();
+        };
+        const qsizetype notRespondingBefore = notResponding();
         QVERIFY2(delays.at(1) > delays.at(0) + kInitial / 2,
                  qPrintable(QStringLiteral("the back-off did not grow over two crashes: %1 ms, "
                                            "%2 ms\n%3")
@@ -853,8 +859,7 @@ private slots:
         const qint64 overhead = std::max<qint64>(0, delays.at(0) - kInitial);
 
         // Its busy spell: not-responding, then healthy again, same process.
-        QTRY_VERIFY2_WITH_TIMEOUT(state() == QLatin1String("not-responding"), qPrintable(dump()),
-                                  kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(notResponding() > notRespondingBefore, qPrintable(dump()), kLong);
         QTRY_VERIFY2_WITH_TIMEOUT(state() == QLatin1String("healthy"), qPrintable(dump()), kLong);
         QCOMPARE(pidOf(lastStatus_), pid);
         const qint64 busyEnded = sinceStart.elapsed();

@@ -133,7 +133,8 @@ private slots:
                                   QStringLiteral("--busy-for"), QStringLiteral("3000")};
         Supervisor *sup = make(s);
         int missed = 0;
-        connect(sup, &Supervisor::probed, this,
+        QObject scope; // the connection ends with this function: cleanup() still probes
+        connect(sup, &Supervisor::probed, &scope,
                 [&missed](const ProbeSample &p) { missed += p.healthy ? 0 : 1; });
         sup->start();
         QTRY_VERIFY2_WITH_TIMEOUT(state() == State::Healthy, qPrintable(dump()), kLong);
@@ -336,7 +337,8 @@ private slots:
         s.timings.burst = 2;
         Supervisor *sup = make(s);
         bool everHealthy = false;
-        connect(sup, &Supervisor::stateChanged, this,
+        QObject scope; // the connection ends with this function: cleanup()'s stop changes state
+        connect(sup, &Supervisor::stateChanged, &scope,
                 [&everHealthy](State, State to) { everHealthy |= to == State::Healthy; });
         sup->start();
         QTRY_VERIFY2_WITH_TIMEOUT(sup->status().lastError.contains(expected), qPrintable(dump()),
