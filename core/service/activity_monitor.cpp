@@ -221,6 +221,11 @@ void ActivityMonitor::dispatch(const QByteArray &data) {
 
 void ActivityMonitor::onFinished() {
     if (!reply_) return;
+    const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status != 0 && status != 200) {
+        dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
+        return;
+    }
     const QString why = reply_->error() == QNetworkReply::NoError
                             ? QStringLiteral("the event stream ended")
                             : reply_->errorString();
