@@ -95,6 +95,24 @@ QString describeStatus(const QJsonObject &s) {
         parts << QStringLiteral("version mismatch (installed %1)")
                      .arg(s.value(QLatin1String("installedVersion")).toString());
     QString line = parts.join(QStringLiteral(" · "));
+    // The policy's wording (describeActivity): "busy: 1 session, tool X for 45 s" or "idle".
+    const QJsonObject activity = s.value(QLatin1String("activity")).toObject();
+    const QString summary = activity.value(QLatin1String("summary")).toString();
+    if (!summary.isEmpty()) line += QLatin1Char('\n') + summary;
+    const QJsonArray interrupted = s.value(QLatin1String("lastInterrupted")).toArray();
+    if (!interrupted.isEmpty()) {
+        QStringList cut;
+        for (const QJsonValue &v : interrupted) {
+            const QJsonObject o = v.toObject();
+            const QString tool = o.value(QLatin1String("tool")).toString();
+            cut << (tool.isEmpty() ? QStringLiteral("session %1")
+                                   : QStringLiteral("tool %2 (session %1)"))
+                       .arg(o.value(QLatin1String("session")).toString(), tool);
+        }
+        line += QStringLiteral("\nlast interrupted (%1): %2")
+                    .arg(s.value(QLatin1String("lastInterruptedAt")).toString(),
+                         cut.join(QStringLiteral(", ")));
+    }
     const QString error = s.value(QLatin1String("lastError")).toString();
     if (!error.isEmpty()) line += QStringLiteral("\nlast error: ") + error;
     for (const QJsonValue &m : s.value(QLatin1String("mcp")).toArray()) {

@@ -38,6 +38,7 @@ QSystemTrayIcon::MessageIcon iconFor(policy::NoticeKind kind) {
     case policy::NoticeKind::OrphansFound:
     case policy::NoticeKind::Stale:
     case policy::NoticeKind::McpResources:
+    case policy::NoticeKind::Interrupted:
         return QSystemTrayIcon::Warning;
     case policy::NoticeKind::Restarted:
     case policy::NoticeKind::Recovered:
@@ -145,9 +146,11 @@ void TrayApp::refresh() {
         modelShown_ = true;
     }
 
-    const IconFlags flags{!st.orphans.isEmpty(), st.versionMismatch};
+    const IconFlags flags{!st.orphans.isEmpty(), st.versionMismatch,
+                          st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty()};
     if (!iconSet_ || st.state != iconState_ || flags.orphans != iconFlags_.orphans ||
-        flags.versionMismatch != iconFlags_.versionMismatch) {
+        flags.versionMismatch != iconFlags_.versionMismatch ||
+        flags.working != iconFlags_.working) {
         icon_.setIcon(stateIcon(st.state, flags, QApplication::palette()));
         iconSet_ = true;
         iconState_ = st.state;

@@ -53,8 +53,15 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         parts << tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
     if (st.external) parts << tr("adopted");
     m.statusLine = parts.join(QStringLiteral(" · "));
+    // What the service is doing, in the policy's words ("busy: 1 session, tool X for 45 s").
+    const bool working = !st.activity.summary.isEmpty() &&
+                         (st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty());
+    if (working && serviceAnswers(st.state))
+        m.statusLine += QStringLiteral(" · ") + st.activity.summary;
 
     m.tooltip = QStringLiteral("Tether: ") + m.statusLine;
+    if (!st.lastInterrupted.summary.isEmpty())
+        m.tooltip += QLatin1Char('\n') + tr("Last %1").arg(st.lastInterrupted.summary);
     if (st.versionMismatch)
         m.tooltip +=
             QLatin1Char('\n') + tr("Installed version %1 differs").arg(st.installedVersion);

@@ -108,6 +108,11 @@ Interruption interruptionOf(const Activity &a, Ms now) {
     return Interruption{a.sessions, a.tools, now};
 }
 
+bool interruptsWork(State from, State to) {
+    const auto serving = [](State s) { return s == State::Healthy || s == State::NotResponding; };
+    return serving(from) && !serving(to);
+}
+
 std::size_t busySessionCount(const Activity &a) {
     std::size_t n = a.sessions.size();
     for (std::size_t i = 0; i < a.tools.size(); ++i) {

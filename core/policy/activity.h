@@ -4,6 +4,7 @@
 #pragma once
 
 #include "policy/recovery.h" // Ms
+#include "policy/state.h"
 
 #include <cstddef>
 #include <string>
@@ -77,6 +78,10 @@ bool isBusy(const Activity &a);        // a session works or a tool call runs
 bool runsToolCalls(const Activity &a); // what a stop would interrupt: asks for consent
 // The sessions and tools running now, as what a stop or a replacement at `now` interrupts.
 Interruption interruptionOf(const Activity &a, Ms now);
+
+// A change of state that ends the service's work: from serving (Healthy, NotResponding) to
+// anything else (a replacement, a stop, a restart, a crash). What ran then was interrupted.
+bool interruptsWork(State from, State to);
 
 // Count of busy sessions: those reported busy, plus those with a running tool the stream named
 // before (or without) their status.

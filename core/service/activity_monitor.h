@@ -48,6 +48,7 @@ public:
 
     const policy::Activity &activity() const { return activity_; }
     bool connected() const { return connected_; }
+    QUrl url() const { return url_; } // empty: not following
     int reconnects() const { return reconnects_; }
     QString lastError() const { return lastError_; }
 
