@@ -64,7 +64,8 @@ QString verbHelp() {
                     .arg(QLatin1String(v.summary));
     }
     text += QStringLiteral("\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
-                           "3 Tether is not running.");
+                           "3 Tether is not running,\n4 refused: the service is running tool "
+                           "calls (stop and restart go ahead with --force).");
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.
@@ -152,7 +153,10 @@ int runVerb(const QStringList &args) {
     const QCommandLineOption settings(QStringLiteral("settings"),
                                       QStringLiteral("Settings file (ignored by verbs)."),
                                       QStringLiteral("file"));
-    parser.addOptions({json, dryRun, settings});
+    const QCommandLineOption force(
+        QStringLiteral("force"),
+        QStringLiteral("stop, restart: go ahead even though tool calls run (they are lost)."));
+    parser.addOptions({json, dryRun, settings, force});
     const QCommandLineOption help = parser.addHelpOption();
     // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a
     // message box on Windows).
@@ -175,6 +179,8 @@ int runVerb(const QStringList &args) {
     control::Request request{info->verb, {}};
     if (info->verb == Verb::Cleanup)
         request.args.insert(QStringLiteral("dryRun"), parser.isSet(dryRun));
+    if ((info->verb == Verb::Stop || info->verb == Verb::Restart) && parser.isSet(force))
+        request.args.insert(QStringLiteral("force"), true);
     if (info->takesName) {
         if (positional.size() < 2) {
             print(Stream::Err, QStringLiteral("tether %1: name the MCP server").arg(verb));
@@ -192,8 +198,14 @@ int runVerb(const QStringList &args) {
                   QStringLiteral(
                       "tether: not running (start it with `tether` or `tether --headless`)"));
         return kExitNotRunning;
-    case control::Reply::Status::NoAnswer:
     case control::Reply::Status::Error:
+        if (reply.body.value(QLatin1String("refused")).toString() == QLatin1String("busy")) {
+            print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
+            return kExitBusy;
+        }
+        print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
+        return kExitFailed;
+    case control::Reply::Status::NoAnswer:
         print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
         return kExitFailed;
     case control::Reply::Status::Ok:

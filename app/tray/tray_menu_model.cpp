@@ -40,6 +40,20 @@ bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
            a.orphanLabel == b.orphanLabel;
 }
 
+QString consentQuestion(const ServiceStatus &st, const QString &action) {
+    if (st.activity.runningTools.isEmpty()) return QString();
+    QStringList tools;
+    for (const RunningToolStatus &t : st.activity.runningTools)
+        tools << tr("%1 (session %2, running for %3)")
+                     .arg(t.tool.isEmpty() ? tr("an unnamed tool") : t.tool, t.session,
+                          ui::durationText(t.runningMs));
+    return QCoreApplication::translate(
+               "tether",
+               "%1 now? The service is running %n tool call(s), which will be interrupted:\n\n%2",
+               nullptr, int(tools.size()))
+        .arg(action, tools.join(QLatin1Char('\n')));
+}
+
 TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     using policy::State;
     TrayMenuModel m;
