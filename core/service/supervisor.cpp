@@ -167,9 +167,14 @@ Supervisor::Supervisor(Config config, QObject *parent)
     activity_ = std::make_unique<ActivityMonitor>(ActivityMonitor::Config{
         nam_, config_.clock, 4 * 1024 * 1024, 4 * 1024 * 1024, 500, 30000, {}});
     connect(activity_.get(), &ActivityMonitor::activityChanged, this, [this] {
+        const bool tools = policy::runsToolCalls(activity_->activity());
+        if (tools != exec_->state().toolCallsRun) feed(policy::ActivityChanged{tools});
         refreshActivityStatus();
         emit statusChanged();
     });
+    // The stream's events are evidence of life, as answered probes are (policy::StreamAlive).
+    connect(activity_.get(), &ActivityMonitor::alive, this,
+            [this](qint64) { feed(policy::StreamAlive{}); });
     connect(activity_.get(), &ActivityMonitor::connectedChanged, this, [this](bool up) {
         refreshActivityStatus();
         emit logLine(up ? QStringLiteral("following the service's event stream")
