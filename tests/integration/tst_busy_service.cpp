@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 #include <memory>
 
 namespace {
@@ -216,6 +217,9 @@ private slots:
             s.setValue(QStringLiteral("service/port"), port_);
             s.setValue(QStringLiteral("probe/intervalMs"), 200);
             s.setValue(QStringLiteral("probe/startupDeadlineMs"), 15000);
+            s.setValue(QStringLiteral("probe/timeoutMs"), 250);
+            s.setValue(QStringLiteral("recovery/windowMs"), 2000); // heartbeats every 1 s
+            s.setValue(QStringLiteral("recovery/graceMs"), 500);
         }
         tether_ = std::make_unique<QProcess>();
         tether_->setProcessEnvironment(env());
@@ -305,6 +309,35 @@ private slots:
         const QJsonArray cut = s.value(QLatin1String("lastInterrupted")).toArray();
         QVERIFY2(!cut.isEmpty(), QJsonDocument(s).toJson().constData());
         QCOMPARE(cut.at(0).toObject().value(QLatin1String("tool")).toString(), kTool);
+        QVERIFY(tether::test::absentOrZombie(pid));
+    }
+
+    // A frozen service (SIGSTOP: no answer, no heartbeat) is replaced after the window even
+    // though a tool call runs, and what was cut short is reported.
+    void aFrozenServiceIsReplacedAndItsToolCallReported() {
+        const qint64 pid = qint64(status().value(QLatin1String("pid")).toDouble());
+        QVERIFY(pid > 0);
+        // Positively ours: the stand-in this test wrote, started by this test's Tether.
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        QVERIFY(cmdline.open(QIODevice::ReadOnly));
+        QVERIFY(cmdline.readAll().contains(root_->path().toUtf8()));
+        QVERIFY(startTool(60));
+        QVERIFY(waitFor([](const QJsonObject &st) { return runningTools(st) == 1; }, 5000));
+        QCOMPARE(::kill(pid_t(pid), SIGSTOP), 0);
+        QJsonObject s;
+        QVERIFY2(waitFor(
+                     [pid](const QJsonObject &st) {
+                         const qint64 now = qint64(st.value(QLatin1String("pid")).toDouble());
+                         return now > 0 && now != pid &&
+                                st.value(QLatin1String("state")).toString() ==
+                                    QLatin1String("healthy");
+                     },
+                     20000, &s),
+                 QJsonDocument(s).toJson().constData());
+        const QJsonArray cut = s.value(QLatin1String("lastInterrupted")).toArray();
+        QVERIFY2(!cut.isEmpty(), QJsonDocument(s).toJson().constData());
+        QCOMPARE(cut.at(0).toObject().value(QLatin1String("tool")).toString(), kTool);
+        QCOMPARE(runningTools(s), 0); // the new service runs nothing
         QVERIFY(tether::test::absentOrZombie(pid));
     }
 
