@@ -53,6 +53,13 @@ QByteArray errorReply(const QString &message) {
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
 }
 
+QByteArray refusedReply(const QString &message, const QString &refused) {
+    const QJsonObject o{{QStringLiteral("ok"), false},
+                        {QStringLiteral("error"), message},
+                        {QStringLiteral("refused"), refused}};
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
 QString serverName() {
 #ifdef Q_OS_WIN
     const QByteArray hash =

@@ -29,6 +29,8 @@ QByteArray serializeRequest(const Request &r);
 
 QByteArray okReply(const QJsonObject &payload = {});
 QByteArray errorReply(const QString &message);
+// An error a script tells apart by `refused` (e.g. "busy": tool calls run, --force needed).
+QByteArray refusedReply(const QString &message, const QString &refused);
 
 // The per-user endpoint: a socket file in the private data dir (Unix) or a pipe name
 // derived from it (Windows), so each user and each data dir has its own.

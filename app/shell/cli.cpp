@@ -64,7 +64,8 @@ QString verbHelp() {
                     .arg(QLatin1String(v.summary));
     }
     text += QStringLiteral("\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
-                           "3 Tether is not running.");
+                           "3 Tether is not running,\n4 refused: the service is running tool "
+                           "calls (stop and restart go ahead with --force).");
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.
@@ -95,6 +96,24 @@ QString describeStatus(const QJsonObject &s) {
         parts << QStringLiteral("version mismatch (installed %1)")
                      .arg(s.value(QLatin1String("installedVersion")).toString());
     QString line = parts.join(QStringLiteral(" · "));
+    // The policy's wording (describeActivity): "busy: 1 session, tool X for 45 s" or "idle".
+    const QJsonObject activity = s.value(QLatin1String("activity")).toObject();
+    const QString summary = activity.value(QLatin1String("summary")).toString();
+    if (!summary.isEmpty()) line += QLatin1Char('\n') + summary;
+    const QJsonArray interrupted = s.value(QLatin1String("lastInterrupted")).toArray();
+    if (!interrupted.isEmpty()) {
+        QStringList cut;
+        for (const QJsonValue &v : interrupted) {
+            const QJsonObject o = v.toObject();
+            const QString tool = o.value(QLatin1String("tool")).toString();
+            cut << (tool.isEmpty() ? QStringLiteral("session %1")
+                                   : QStringLiteral("tool %2 (session %1)"))
+                       .arg(o.value(QLatin1String("session")).toString(), tool);
+        }
+        line += QStringLiteral("\nlast interrupted (%1): %2")
+                    .arg(s.value(QLatin1String("lastInterruptedAt")).toString(),
+                         cut.join(QStringLiteral(", ")));
+    }
     const QString error = s.value(QLatin1String("lastError")).toString();
     if (!error.isEmpty()) line += QStringLiteral("\nlast error: ") + error;
     for (const QJsonValue &m : s.value(QLatin1String("mcp")).toArray()) {
@@ -134,7 +153,10 @@ int runVerb(const QStringList &args) {
     const QCommandLineOption settings(QStringLiteral("settings"),
                                       QStringLiteral("Settings file (ignored by verbs)."),
                                       QStringLiteral("file"));
-    parser.addOptions({json, dryRun, settings});
+    const QCommandLineOption force(
+        QStringLiteral("force"),
+        QStringLiteral("stop, restart: go ahead even though tool calls run (they are lost)."));
+    parser.addOptions({json, dryRun, settings, force});
     const QCommandLineOption help = parser.addHelpOption();
     // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a
     // message box on Windows).
@@ -157,6 +179,8 @@ int runVerb(const QStringList &args) {
     control::Request request{info->verb, {}};
     if (info->verb == Verb::Cleanup)
         request.args.insert(QStringLiteral("dryRun"), parser.isSet(dryRun));
+    if ((info->verb == Verb::Stop || info->verb == Verb::Restart) && parser.isSet(force))
+        request.args.insert(QStringLiteral("force"), true);
     if (info->takesName) {
         if (positional.size() < 2) {
             print(Stream::Err, QStringLiteral("tether %1: name the MCP server").arg(verb));
@@ -174,8 +198,14 @@ int runVerb(const QStringList &args) {
                   QStringLiteral(
                       "tether: not running (start it with `tether` or `tether --headless`)"));
         return kExitNotRunning;
-    case control::Reply::Status::NoAnswer:
     case control::Reply::Status::Error:
+        if (reply.body.value(QLatin1String("refused")).toString() == QLatin1String("busy")) {
+            print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
+            return kExitBusy;
+        }
+        print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
+        return kExitFailed;
+    case control::Reply::Status::NoAnswer:
         print(Stream::Err, QStringLiteral("tether %1: %2").arg(verb, reply.error));
         return kExitFailed;
     case control::Reply::Status::Ok:

@@ -202,11 +202,22 @@ QByteArray Runtime::answer(const control::Request &request) {
         supervisor_->start();
         return control::okReply();
     case Verb::Stop:
-        supervisor_->stop();
+    case Verb::Restart: {
+        // A running tool call is lost work: only an explicit --force interrupts it.
+        const policy::Activity &a = supervisor_->activity();
+        if (policy::runsToolCalls(a) && !request.args.value(QLatin1String("force")).toBool())
+            return control::refusedReply(
+                QStringLiteral("refused: the service is running %1; use --force to %2 anyway")
+                    .arg(QString::fromStdString(
+                             policy::describeTools(a.tools, supervisor_->config().clock())),
+                         toString(request.verb)),
+                QStringLiteral("busy"));
+        if (request.verb == Verb::Stop)
+            supervisor_->stop();
+        else
+            supervisor_->restart();
         return control::okReply();
-    case Verb::Restart:
-        supervisor_->restart();
-        return control::okReply();
+    }
     case Verb::Quit:
         QTimer::singleShot(0, this, &Runtime::quitRequested);
         return control::okReply();

@@ -38,6 +38,7 @@ QSystemTrayIcon::MessageIcon iconFor(policy::NoticeKind kind) {
     case policy::NoticeKind::OrphansFound:
     case policy::NoticeKind::Stale:
     case policy::NoticeKind::McpResources:
+    case policy::NoticeKind::Interrupted:
         return QSystemTrayIcon::Warning;
     case policy::NoticeKind::Restarted:
     case policy::NoticeKind::Recovered:
@@ -83,8 +84,12 @@ void TrayApp::buildMenu() {
     menu_.addSeparator();
     // Through runtime_->supervisor() at call time: applySettings may replace the Supervisor.
     start_ = menu_.addAction(tr("Start"), this, [this] { runtime_->supervisor()->start(); });
-    stop_ = menu_.addAction(tr("Stop"), this, [this] { runtime_->supervisor()->stop(); });
-    restart_ = menu_.addAction(tr("Restart"), this, [this] { runtime_->supervisor()->restart(); });
+    stop_ = menu_.addAction(tr("Stop"), this, [this] {
+        if (consents(tr("Stop"))) runtime_->supervisor()->stop();
+    });
+    restart_ = menu_.addAction(tr("Restart"), this, [this] {
+        if (consents(tr("Restart"))) runtime_->supervisor()->restart();
+    });
     menu_.addSeparator();
     mcpMenu_ = menu_.addMenu(tr("MCP servers"));
     orphans_ = menu_.addAction(QString(), this, &TrayApp::showOrphanDialog);
@@ -122,7 +127,19 @@ void TrayApp::buildMenu() {
                "alive, without killing a service that is only busy.</p>")
                 .arg(QCoreApplication::applicationVersion()));
     });
-    menu_.addAction(tr("Quit"), qApp, &QApplication::quit);
+    menu_.addAction(tr("Quit"), this, [this] {
+        // Quit leaves the service running unless [app] stopServiceOnQuit: only a stop asks.
+        if (!runtime_->settings().settings.stopServiceOnQuit || consents(tr("Quit and stop")))
+            QApplication::quit();
+    });
+}
+
+bool TrayApp::consents(const QString &action) {
+    const QString question = consentQuestion(runtime_->supervisor()->status(), action);
+    if (question.isEmpty()) return true;
+    return QMessageBox::question(nullptr, tr("Interrupt running tool calls?"), question,
+                                 QMessageBox::Yes | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
 void TrayApp::refresh() {
@@ -145,9 +162,11 @@ void TrayApp::refresh() {
         modelShown_ = true;
     }
 
-    const IconFlags flags{!st.orphans.isEmpty(), st.versionMismatch};
+    const IconFlags flags{!st.orphans.isEmpty(), st.versionMismatch,
+                          st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty()};
     if (!iconSet_ || st.state != iconState_ || flags.orphans != iconFlags_.orphans ||
-        flags.versionMismatch != iconFlags_.versionMismatch) {
+        flags.versionMismatch != iconFlags_.versionMismatch ||
+        flags.working != iconFlags_.working) {
         icon_.setIcon(stateIcon(st.state, flags, QApplication::palette()));
         iconSet_ = true;
         iconState_ = st.state;
@@ -237,10 +256,12 @@ void TrayApp::showStatusWindow(const QString &why) {
         connect(runtime_, &Runtime::healthChanged, statusWindow_, &ui::StatusWindow::refresh);
         connect(statusWindow_, &ui::StatusWindow::startRequested, this,
                 [this] { runtime_->supervisor()->start(); });
-        connect(statusWindow_, &ui::StatusWindow::stopRequested, this,
-                [this] { runtime_->supervisor()->stop(); });
-        connect(statusWindow_, &ui::StatusWindow::restartRequested, this,
-                [this] { runtime_->supervisor()->restart(); });
+        connect(statusWindow_, &ui::StatusWindow::stopRequested, this, [this] {
+            if (consents(tr("Stop"))) runtime_->supervisor()->stop();
+        });
+        connect(statusWindow_, &ui::StatusWindow::restartRequested, this, [this] {
+            if (consents(tr("Restart"))) runtime_->supervisor()->restart();
+        });
         connect(statusWindow_, &ui::StatusWindow::openRequested, this,
                 [this] { QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url)); });
         connect(statusWindow_, &ui::StatusWindow::cleanupRequested, this,

@@ -36,6 +36,8 @@ public:
     void showSettings();
 
 private:
+    // Asks in the tray before `action` interrupts running tool calls; true when none runs.
+    bool consents(const QString &action);
     void buildMenu();
     void refresh();
     void refreshMcpMenu(const TrayMenuModel &m);

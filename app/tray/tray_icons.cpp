@@ -159,7 +159,16 @@ QPixmap stateIconPixmap(State state, IconFlags flags, int size, qreal dpr, const
         glyphPen.setColor(Qt::black);
         glyphFill = QBrush(Qt::black);
     }
-    drawGlyph(p, state, disc, glyphPen, glyphFill);
+    if (flags.working && state == State::Healthy) { // three dots: at work, nothing wrong
+        p.setPen(Qt::NoPen);
+        p.setBrush(glyphFill);
+        const QPointF c = disc.center();
+        const qreal d = qMax<qreal>(0.9, disc.width() * 0.085);
+        for (qreal dx : {-0.28, 0.0, 0.28})
+            p.drawEllipse(QPointF(c.x() + dx * disc.width(), c.y()), d, d);
+    } else {
+        drawGlyph(p, state, disc, glyphPen, glyphFill);
+    }
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
 
     const qreal badge = qMax<qreal>(2.5, size * 0.17);

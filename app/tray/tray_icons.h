@@ -15,6 +15,9 @@ namespace tether {
 struct IconFlags {
     bool orphans = false;         // badge: orphaned MCP processes wait for a clean-up
     bool versionMismatch = false; // badge: the running version is not the installed one
+    // Healthy and working (a tool call or a session runs): the same calm green, with three
+    // dots for the check mark, so "busy" never reads as a warning.
+    bool working = false;
 };
 
 // The state's colour, shared with the status window's timeline bands.

@@ -40,6 +40,20 @@ bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
            a.orphanLabel == b.orphanLabel;
 }
 
+QString consentQuestion(const ServiceStatus &st, const QString &action) {
+    if (st.activity.runningTools.isEmpty()) return QString();
+    QStringList tools;
+    for (const RunningToolStatus &t : st.activity.runningTools)
+        tools << tr("%1 (session %2, running for %3)")
+                     .arg(t.tool.isEmpty() ? tr("an unnamed tool") : t.tool, t.session,
+                          ui::durationText(t.runningMs));
+    return QCoreApplication::translate(
+               "tether",
+               "%1 now? The service is running %n tool call(s), which will be interrupted:\n\n%2",
+               nullptr, int(tools.size()))
+        .arg(action, tools.join(QLatin1Char('\n')));
+}
+
 TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     using policy::State;
     TrayMenuModel m;
@@ -53,8 +67,15 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         parts << tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
     if (st.external) parts << tr("adopted");
     m.statusLine = parts.join(QStringLiteral(" · "));
+    // What the service is doing, in the policy's words ("busy: 1 session, tool X for 45 s").
+    const bool working = !st.activity.summary.isEmpty() &&
+                         (st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty());
+    if (working && serviceAnswers(st.state))
+        m.statusLine += QStringLiteral(" · ") + st.activity.summary;
 
     m.tooltip = QStringLiteral("Tether: ") + m.statusLine;
+    if (!st.lastInterrupted.summary.isEmpty())
+        m.tooltip += QLatin1Char('\n') + tr("Last %1").arg(st.lastInterrupted.summary);
     if (st.versionMismatch)
         m.tooltip +=
             QLatin1Char('\n') + tr("Installed version %1 differs").arg(st.installedVersion);

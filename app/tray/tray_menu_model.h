@@ -40,6 +40,10 @@ struct TrayMenuModel {
     QString orphanLabel; // empty: no orphan entry in the menu
 };
 
+// The question to ask before `action` ("Stop", "Restart", "Quit and stop") while tool calls run,
+// naming each of them; empty when none runs and nothing needs a person's consent.
+QString consentQuestion(const ServiceStatus &st, const QString &action);
+
 // Equal models show the same menu and tooltip: the tray skips an update that changes nothing.
 bool operator==(const TrayMenuModel &a, const TrayMenuModel &b);
 inline bool operator!=(const TrayMenuModel &a, const TrayMenuModel &b) {

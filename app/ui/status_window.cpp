@@ -62,6 +62,10 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     form->addRow(tr("Restarts:"), restarts_ = valueLabel());
     form->addRow(tr("Last error:"), lastError_ = valueLabel());
     lastError_->setWordWrap(true);
+    form->addRow(tr("Activity:"), activity_ = valueLabel());
+    activity_->setWordWrap(true);
+    form->addRow(tr("Interrupted:"), interrupted_ = valueLabel());
+    interrupted_->setWordWrap(true);
 
     auto *buttons = new QHBoxLayout;
     start_ = new QPushButton(tr("Start"));
@@ -160,6 +164,13 @@ void StatusWindow::refresh() {
                                                        : QStringLiteral("—"));
     restarts_->setText(QString::number(st.restarts));
     lastError_->setText(st.lastError.isEmpty() ? QStringLiteral("—") : st.lastError);
+    // Empty summary: the profile has no event stream (opencode 2.x, custom) or it is not up.
+    activity_->setText(st.activity.summary.isEmpty() ? tr("unknown (no event stream)")
+                                                     : st.activity.summary);
+    interrupted_->setText(st.lastInterrupted.summary.isEmpty()
+                              ? QStringLiteral("—")
+                              : st.lastInterrupted.at.toString(QStringLiteral("HH:mm:ss")) +
+                                    QStringLiteral(" ") + st.lastInterrupted.summary);
 
     start_->setEnabled(m.startEnabled);
     stop_->setEnabled(m.stopEnabled);

@@ -48,6 +48,8 @@ private:
     QLabel *uptime_ = nullptr;
     QLabel *restarts_ = nullptr;
     QLabel *lastError_ = nullptr;
+    QLabel *activity_ = nullptr;    // busy sessions and running tool calls
+    QLabel *interrupted_ = nullptr; // what the last replacement or forced stop cut short
     QPushButton *start_ = nullptr;
     QPushButton *stop_ = nullptr;
     QPushButton *restart_ = nullptr;

@@ -19,6 +19,7 @@ constexpr Name kNames[] = {
     {NoticeKind::Stale, "stale"},
     {NoticeKind::OrphansFound, "orphans-found"},
     {NoticeKind::McpResources, "mcp-resources"},
+    {NoticeKind::Interrupted, "interrupted"},
 };
 } // namespace
 

@@ -14,6 +14,7 @@ enum class NoticeKind {
     Stale,           // a registration named a process that is gone or another one: dropped
     OrphansFound,    // MCP processes of a dead service wait for a person's decision
     McpResources,    // an MCP server is over its memory or CPU limit
+    Interrupted,     // a replacement or a stop cut short running tool calls: names them
 };
 
 const char *toString(NoticeKind k); // "crashed", "gave-up", ... (kebab case)

@@ -13,11 +13,18 @@ Ms startupProbeDelay(int attempt) {
 }
 
 RecoveryWindow windowOpenedAt(Ms now) {
-    return RecoveryWindow{now, false};
+    return RecoveryWindow{now, false, now};
 }
 
 RecoveryWindow onProbeAnswered(RecoveryWindow, Ms now) {
-    return RecoveryWindow{now, false};
+    return RecoveryWindow{now, false, now};
+}
+
+RecoveryWindow onLifeSign(RecoveryWindow w, Ms now, const Timings &t) {
+    // Past one window after the last answer a life sign earns nothing: the window runs from
+    // the last sign that came within it.
+    if (now > w.answered + t.windowMs || now <= w.anchor) return w;
+    return RecoveryWindow{now, false, w.answered};
 }
 
 RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt) {
@@ -26,7 +33,7 @@ RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt) {
 }
 
 RecoveryWindow onTimeGap(RecoveryWindow, Ms now) {
-    return RecoveryWindow{now, false};
+    return RecoveryWindow{now, false, now};
 }
 
 WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t) {

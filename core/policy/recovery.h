@@ -33,12 +33,19 @@ Ms startupProbeDelay(int attempt);
 struct RecoveryWindow {
     Ms anchor = 0;
     bool freshMiss = false; // a probe sent at/after the anchor went unanswered
+    Ms answered = 0;        // the last answer, open or gap: where life signs' credit starts
 };
 
 RecoveryWindow windowOpenedAt(Ms now); // a service just started or was adopted
 RecoveryWindow onProbeAnswered(RecoveryWindow w, Ms now);
 RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt);
 RecoveryWindow onTimeGap(RecoveryWindow w, Ms now); // restart the window from now
+// A life sign on the service's event stream (a heartbeat, any event) at `now`: its event loop
+// runs, so the window restarts from it as from an answer, but only for signs within one window
+// of the last answer. A process whose loop runs while its health route stays silent (wedged
+// handler, wrong listener) is still replaced, after at most two windows instead of one; a frozen
+// one sends nothing and is replaced after one, as before.
+RecoveryWindow onLifeSign(RecoveryWindow w, Ms now, const Timings &t);
 
 struct WindowDecision {
     bool recover = false; // window spent with fresh evidence: verify, then terminate

@@ -171,7 +171,9 @@ const char *eventName(const Event &e) {
                                         "exited",
                                         "verified",
                                         "stop-plan-done",
-                                        "managed-registration-changed"};
+                                        "managed-registration-changed",
+                                        "stream-alive",
+                                        "activity-changed"};
     static_assert(std::variant_size_v<Event> == sizeof(names) / sizeof(names[0]));
     return names[e.index()];
 }
@@ -247,6 +249,8 @@ public:
     void on(const Verified &);
     void on(const StopPlanDone &);
     void on(const ManagedRegistrationChanged &);
+    void on(const StreamAlive &);
+    void on(const ActivityChanged &);
 
 private:
     const Timings &timings() const { return s_.config.timings; }
@@ -779,6 +783,30 @@ void Machine::probeFailed(const std::string &why) {
                       : timings().probeIntervalMs - (now_ - sentAt));
 }
 
+// Evidence of life from the second channel. opencode 1.x sends server.heartbeat every 10 s on
+// /global/event and keeps doing so during a long tool call; a SIGSTOPped process sends nothing.
+// An event counts for the recovery window as an answered probe does (the window restarts from
+// it; misses of probes sent before it are no longer fresh evidence), capped at one window after
+// the last answer (recovery.h onLifeSign): a live loop behind a health route that never answers
+// is still replaced, after two windows. It never makes the service Healthy (only a health
+// answer does). A frozen service (no answer, no event) is replaced after one window, as before.
+void Machine::on(const StreamAlive &) {
+    if (s_.phase != Phase::Running || !s_.svc) return;
+    s_.window = onLifeSign(s_.window, now_, timings());
+}
+
+void Machine::on(const ActivityChanged &a) {
+    s_.toolCallsRun = a.toolCallsRun;
+    if (s_.toolCallsRun || !s_.updateWaiting) return;
+    s_.updateWaiting = false;
+    if (s_.phase != Phase::Running || !s_.svc || s_.versionReplaced) return;
+    s_.versionReplaced = true;
+    log("no tool call runs any more: replacing version " + s_.version + " with " +
+        s_.config.installedVersion + " (opted in)");
+    beginStop(StopCause::VersionUpdate,
+              "replacing version " + s_.version + " with " + s_.config.installedVersion);
+}
+
 void Machine::checkVersion(const std::string &reported) {
     if (reported.empty() || reported == s_.version || !s_.svc) return;
     s_.version = reported;
@@ -798,8 +826,15 @@ void Machine::checkVersion(const std::string &reported) {
         }
         return;
     case VersionAction::Replace:
-        // Once: a replacement that still reports another version is only flagged after this.
         s_.versionMismatch = true;
+        if (s_.toolCallsRun) { // an update is never worth a lost tool call: it waits for idle
+            if (!s_.updateWaiting)
+                log("version " + reported + " differs from the installed " +
+                    s_.config.installedVersion + ": replacing once no tool call runs");
+            s_.updateWaiting = true;
+            return;
+        }
+        // Once: a replacement that still reports another version is only flagged after this.
         s_.versionReplaced = true;
         log("version " + reported + " differs from the installed " + s_.config.installedVersion +
             ": replacing (opted in)");
@@ -816,6 +851,7 @@ void Machine::beginStop(StopCause cause, const std::string &reason) {
     cancelTimer(Timer::Probe);
     cancelTimer(Timer::Window);
     s_.probeSeq = 0;
+    s_.updateWaiting = false; // whatever stops it now, the wait for idle is over
     s_.stopCause = cause;
     s_.reason = reason;
     s_.phase = Phase::Verifying;

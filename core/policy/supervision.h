@@ -160,6 +160,8 @@ struct SupervisionState {
     bool versionMismatch = false;
     bool versionNoticed = false;
     bool versionReplaced = false; // an automatic update replacement happened: only flag now
+    bool toolCallsRun = false;    // the stream says tool calls run (ActivityChanged)
+    bool updateWaiting = false;   // an automatic update replacement waits for them to end
 
     StopCause stopCause = StopCause::User;
     bool noticeOnHealthy = false; // a replacement is on its way: say so once it is healthy
@@ -274,11 +276,17 @@ struct StopPlanDone {
 struct ManagedRegistrationChanged { // opencode 2.x: service.json names another owner now
     ManagedFacts facts;
 };
+// The service's event stream delivered an event (a heartbeat or any other): its event loop runs.
+struct StreamAlive {};
+// Tool calls started or all ended (policy/activity.h runsToolCalls): an update waits for idle.
+struct ActivityChanged {
+    bool toolCallsRun = false;
+};
 
-using Event =
-    std::variant<StartRequested, StopRequested, RestartRequested, QuitRequested, SettingsChanged,
-                 TimerFired, TimeGap, ProbeAnswered, ProbeMissed, StartupFacts, Launched,
-                 LaunchFailed, Exited, Verified, StopPlanDone, ManagedRegistrationChanged>;
+using Event = std::variant<StartRequested, StopRequested, RestartRequested, QuitRequested,
+                           SettingsChanged, TimerFired, TimeGap, ProbeAnswered, ProbeMissed,
+                           StartupFacts, Launched, LaunchFailed, Exited, Verified, StopPlanDone,
+                           ManagedRegistrationChanged, StreamAlive, ActivityChanged>;
 const char *eventName(const Event &e);
 
 // ---- Commands ----------------------------------------------------------------------------------

@@ -87,6 +87,7 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             p.mcpStatusPath = QStringLiteral("/mcp");
             p.configPath = QStringLiteral("/config");
             p.mcpActionPath = QStringLiteral("/mcp/%1/%2");
+            p.eventPath = QStringLiteral("/global/event");
             p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
         } else {
             // A program other than opencode (a wrapper; the v2 demo in tests) gets exactly the
@@ -119,6 +120,7 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
         p.mcpStatusPath = QStringLiteral("/mcp");
         p.configPath = QStringLiteral("/config");
         p.mcpActionPath = QStringLiteral("/mcp/%1/%2");
+        p.eventPath = QStringLiteral("/global/event"); // the demo copies opencode 1.x's stream
         p.authUser = QStringLiteral("opencode");
         p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
     } else { // custom: the user's command; {port} is replaced by the port

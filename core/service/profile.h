@@ -22,6 +22,7 @@ struct Profile {
     QString mcpStatusPath;        // GET, empty when the service has none
     QString configPath;           // GET, MCP entries with their command arrays
     QString mcpActionPath;        // with %1 = name, %2 = connect|disconnect; empty when none
+    QString eventPath;            // GET, server-sent events of the service's work; empty: none
     QString authUser;             // Basic auth user; empty: no auth
     QString passwordEnv;          // the environment variable that passes the per-start password
     bool selfRegistering = false; // opencode2: the service writes its own service.json

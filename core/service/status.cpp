@@ -1,6 +1,7 @@
 #include "service/status.h"
 
 #include <QJsonArray>
+#include <algorithm>
 
 namespace tether {
 
@@ -37,6 +38,25 @@ QJsonObject ServiceStatus::toJson() const {
             {QStringLiteral("rssKiB"), static_cast<qint64>(o.rssKiB)},
         });
     }
+    const auto toolArray = [](const QList<RunningToolStatus> &tools) {
+        QJsonArray a;
+        for (const RunningToolStatus &t : tools)
+            a.append(QJsonObject{{QStringLiteral("session"), t.session},
+                                 {QStringLiteral("tool"), t.tool},
+                                 {QStringLiteral("runningMs"), t.runningMs}});
+        return a;
+    };
+    QJsonArray interrupted = toolArray(lastInterrupted.tools);
+    // Busy sessions without a running tool were interrupted too: listed with an empty tool.
+    for (const QString &session : lastInterrupted.sessions) {
+        const bool named =
+            std::any_of(lastInterrupted.tools.begin(), lastInterrupted.tools.end(),
+                        [&](const RunningToolStatus &t) { return t.session == session; });
+        if (!named)
+            interrupted.append(QJsonObject{{QStringLiteral("session"), session},
+                                           {QStringLiteral("tool"), QString()},
+                                           {QStringLiteral("runningMs"), 0}});
+    }
     return QJsonObject{
         {QStringLiteral("state"), QString::fromLatin1(policy::toString(state))},
         {QStringLiteral("profile"),
@@ -55,6 +75,14 @@ QJsonObject ServiceStatus::toJson() const {
          startedAt.isValid() ? startedAt.toString(Qt::ISODateWithMs) : QString()},
         {QStringLiteral("mcp"), mcpArray},
         {QStringLiteral("orphans"), orphanArray},
+        {QStringLiteral("activity"),
+         QJsonObject{{QStringLiteral("followed"), activity.followed},
+                     {QStringLiteral("busySessions"), activity.busySessions},
+                     {QStringLiteral("runningTools"), toolArray(activity.runningTools)},
+                     {QStringLiteral("summary"), activity.summary}}},
+        {QStringLiteral("lastInterrupted"), interrupted},
+        {QStringLiteral("lastInterruptedAt"),
+         lastInterrupted.at.isValid() ? lastInterrupted.at.toString(Qt::ISODateWithMs) : QString()},
     };
 }
 

@@ -44,6 +44,27 @@ struct OrphanStatus {
     quint64 rssKiB = 0;
 };
 
+struct RunningToolStatus {
+    QString session;
+    QString tool;
+    qint64 runningMs = 0;
+};
+
+// What the service is doing, from its event stream (service/activity_monitor.h).
+struct ActivityStatus {
+    bool followed = false; // the profile has a stream and it is connected
+    int busySessions = 0;
+    QList<RunningToolStatus> runningTools;
+    QString summary; // policy::describeActivity: "busy: 1 session, tool X for 45 s" / "idle"
+};
+
+struct InterruptedStatus {
+    QStringList sessions;
+    QList<RunningToolStatus> tools; // runningMs: how long each had run when it was cut short
+    QDateTime at;                   // wall clock, display only
+    QString summary;                // policy::describeInterruption; empty when nothing
+};
+
 struct ServiceStatus {
     policy::State state = policy::State::Stopped;
     std::optional<policy::Dialect> profile; // empty: not resolved (status --json prints "")
@@ -60,6 +81,8 @@ struct ServiceStatus {
     QDateTime startedAt;     // when the current service process started (wall clock, display only)
     QList<McpChildStatus> mcp;
     QList<OrphanStatus> orphans;
+    ActivityStatus activity;
+    InterruptedStatus lastInterrupted; // what the last replacement or forced stop cut short
 
     QJsonObject toJson() const;
 };

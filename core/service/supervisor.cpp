@@ -1,4 +1,5 @@
 #include "service/supervisor.h"
+#include "service/activity_monitor.h"
 
 #include "service/health.h"
 #include "service/managed_registration.h"
@@ -129,6 +130,7 @@ public:
                               .arg(QLatin1String(policy::toString(from)),
                                    QLatin1String(policy::toString(to)),
                                    reason.empty() ? QString() : QStringLiteral(": ") + q(reason)));
+        if (policy::interruptsWork(from, to)) sup->recordInterruption();
         emit sup->stateChanged(from, to, q(reason));
     }
     void changed() override {
@@ -162,6 +164,28 @@ Supervisor::Supervisor(Config config, QObject *parent)
                            ports_->stops, *ports_},
         config_.clock);
     status_.url = baseUrl().toString();
+    activity_ = std::make_unique<ActivityMonitor>(ActivityMonitor::Config{
+        nam_, config_.clock, 4 * 1024 * 1024, 4 * 1024 * 1024, 500, 30000, {}});
+    connect(activity_.get(), &ActivityMonitor::activityChanged, this, [this] {
+        const bool tools = policy::runsToolCalls(activity_->activity());
+        if (tools != exec_->state().toolCallsRun) feed(policy::ActivityChanged{tools});
+        refreshActivityStatus();
+        emit statusChanged();
+    });
+    // The stream's events are evidence of life, as answered probes are (policy::StreamAlive).
+    connect(activity_.get(), &ActivityMonitor::alive, this,
+            [this](qint64) { feed(policy::StreamAlive{}); });
+    connect(activity_.get(), &ActivityMonitor::connectedChanged, this, [this](bool up) {
+        refreshActivityStatus();
+        emit logLine(up ? QStringLiteral("following the service's event stream")
+                        : QStringLiteral("event stream lost: %1").arg(activity_->lastError()));
+        emit statusChanged();
+    });
+    activityTick_.setInterval(1000);
+    connect(&activityTick_, &QTimer::timeout, this, [this] {
+        refreshActivityStatus();
+        emit statusChanged();
+    });
     connect(&aliveTimer_, &QTimer::timeout, this, [this] {
         const auto &svc = exec_->state().svc;
         if (svc && !svc->ourChild && os::alive(svc->id) == os::Liveness::Gone)
@@ -182,6 +206,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
 }
 
 Supervisor::~Supervisor() {
+    activity_.reset(); // its reply belongs to nam_, which outlives it
     // A plan under way finishes on its thread (StopRunner waits); a running child is released,
     // never killed by a destructor (ServiceLauncher).
     exec_.reset();
@@ -190,6 +215,61 @@ Supervisor::~Supervisor() {
 
 const policy::SupervisionState &Supervisor::machine() const {
     return exec_->state();
+}
+
+const policy::Activity &Supervisor::activity() const {
+    return activity_->activity();
+}
+
+void Supervisor::followActivity() {
+    const policy::SupervisionState &s = exec_->state();
+    // Kept through a stop or a replacement until the service is gone: what it was doing when
+    // it was cut short is recorded from here (recordInterruption).
+    const bool follow = !config_.profile.eventPath.isEmpty() && s.svc && s.svc->id.pid > 0 &&
+                        s.phase != policy::Phase::Released;
+    if (!follow) {
+        if (!activity_->url().isEmpty()) activity_->stopFollowing();
+        refreshActivityStatus();
+        return;
+    }
+    activity_->follow(baseUrl().resolved(QUrl(config_.profile.eventPath.mid(1))), authorization(),
+                      std::to_string(s.svc->id.pid));
+    refreshActivityStatus();
+}
+
+void Supervisor::refreshActivityStatus() {
+    const policy::Activity &a = activity_->activity();
+    const Ms now = config_.clock();
+    ActivityStatus out;
+    out.followed = activity_->connected();
+    out.busySessions = int(policy::busySessionCount(a));
+    for (const policy::RunningTool &t : a.tools)
+        out.runningTools.append(RunningToolStatus{q(t.session), q(t.tool), now - t.since});
+    out.summary =
+        out.followed || policy::isBusy(a) ? q(policy::describeActivity(a, now)) : QString();
+    status_.activity = out;
+    if (policy::runsToolCalls(a) && !activityTick_.isActive())
+        activityTick_.start();
+    else if (!policy::runsToolCalls(a))
+        activityTick_.stop();
+}
+
+void Supervisor::recordInterruption() {
+    const policy::Activity &a = activity_->activity();
+    if (!policy::isBusy(a)) return;
+    const Ms now = config_.clock();
+    const policy::Interruption cut = policy::interruptionOf(a, now);
+    InterruptedStatus out;
+    for (const policy::BusySession &s : cut.sessions)
+        out.sessions << q(s.id);
+    for (const policy::RunningTool &t : cut.tools)
+        out.tools.append(RunningToolStatus{q(t.session), q(t.tool), now - t.since});
+    out.at = QDateTime::currentDateTime();
+    out.summary = q(policy::describeInterruption(cut));
+    status_.lastInterrupted = out;
+    emit logLine(out.summary);
+    emit notice(policy::NoticeKind::Interrupted,
+                QStringLiteral("The service's work was cut short: %1").arg(out.summary));
 }
 
 void Supervisor::feed(const policy::Event &e) {
@@ -278,6 +358,7 @@ void Supervisor::refreshStatus() {
     }
     watchAdoptedExit();
     watchManagedRegistration();
+    followActivity();
     emit statusChanged();
 }
 

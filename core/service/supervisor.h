@@ -5,6 +5,7 @@
 #pragma once
 
 #include "os/process.h"
+#include "policy/activity.h"
 #include "policy/notice.h"
 #include "policy/supervision.h"
 #include "service/http_client.h"
@@ -28,6 +29,7 @@ class Executor;
 class ServiceLauncher;
 class RegistrationStore;
 class StopRunner;
+class ActivityMonitor;
 
 struct ProbeSample {
     QDateTime at;
@@ -66,6 +68,9 @@ public:
     QNetworkAccessManager *network() const { return nam_; }
     std::optional<os::Identity> serviceIdentity() const;
     const policy::SupervisionState &machine() const;
+    // What the service is doing (its event stream); empty for a profile without one.
+    const policy::Activity &activity() const;
+    ActivityMonitor *activityMonitor() const { return activity_.get(); }
 
     void setCrashCleanup(CrashCleanup cleanup);
     // A stop plan or an MCP cleanup is under way: quitting now would leave the service
@@ -106,6 +111,9 @@ private:
     void refreshStatus(); // the status model from the machine's state
     void probe(const policy::SendProbe &p, const QString &password);
     void watchManagedRegistration();
+    void followActivity();        // the stream of the tracked service, when its profile has one
+    void refreshActivityStatus(); // status_.activity from the monitor, on the clock
+    void recordInterruption();    // work is being cut short: keep and announce what ran
     void watchAdoptedExit();
 
     Config config_;
@@ -124,6 +132,8 @@ private:
     QTimer aliveTimer_;
     QTimer managedTimer_;     // opencode 2.x: service.json, on a cadence
     QByteArray managedStamp_; // the last content seen of service.json
+    std::unique_ptr<ActivityMonitor> activity_;
+    QTimer activityTick_; // while a tool runs: its "for N s" grows on every surface
 };
 
 } // namespace tether

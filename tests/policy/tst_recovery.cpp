@@ -42,6 +42,28 @@ private slots:
         QCOMPARE(decideWindow(w, 5000 + t.windowMs, t).recover, false);
     }
 
+    // Issue 15: a heartbeat restarts the window as an answer does, within one window of the
+    // last answer; later ones earn nothing, so a silent health route is replaced after two.
+    void aLifeSignRestartsTheWindowWithinOneWindowOfTheLastAnswer() {
+        Timings t;
+        RecoveryWindow w = onProbeAnswered(windowOpenedAt(0), 1000);
+        w = onProbeMissed(w, 6000);
+        w = onLifeSign(w, 10000, t);
+        QCOMPARE(w.anchor, Ms(10000));
+        QVERIFY(!w.freshMiss); // the miss before the heartbeat is no longer fresh
+        QCOMPARE(decideWindow(w, 31000, t).recover, false);
+        w = onLifeSign(w, 30000, t); // 29 s after the answer: still credited
+        QCOMPARE(w.anchor, Ms(30000));
+        const RecoveryWindow late = onLifeSign(w, 31001, t); // past it: nothing
+        QCOMPARE(late.anchor, Ms(30000));
+        w = onProbeMissed(late, 35000);
+        QCOMPARE(decideWindow(w, 59999, t).recover, false);
+        QCOMPARE(decideWindow(w, 60000, t).recover, true); // two windows after the answer
+        // An answer renews the credit.
+        w = onProbeAnswered(w, 61000);
+        QCOMPARE(onLifeSign(w, 90000, t).anchor, Ms(90000));
+    }
+
     void anAnswerClosesTheWindow() {
         Timings t;
         RecoveryWindow w = onProbeMissed(windowOpenedAt(0), 0);

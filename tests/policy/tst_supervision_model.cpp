@@ -110,6 +110,11 @@ private slots:
     void defectI_shebangInterpreterIsTheProgram();
     void defectJ_noGroupSignalForAGroupIdNowSomeoneElses();
     void defectK_recoveriesCountAgainstTheBudget();
+    void heartbeatsKeepAServiceWhoseProbesHangThroughTheWindow();
+    void withoutAStreamTheSameSilenceIsReplaced();
+    void aFrozenServiceIsReplacedThoughItHadAStream();
+    void aLiveLoopWithASilentHealthRouteIsReplacedAfterTwoWindows();
+    void anUpdateReplacementWaitsUntilNoToolCallRuns();
 };
 
 // ---- The random driver
@@ -557,6 +562,94 @@ void TestSupervisionModel::defectK_recoveriesCountAgainstTheBudget() {
     QCOMPARE(w.launches(), burst);
     QVERIFY2(w.exec()->state().failure.find("gave up") != std::string::npos,
              w.exec()->state().failure.c_str());
+}
+
+// Issue 15, point 5: heartbeats on the event stream are evidence of life (policy StreamAlive).
+// The scaled timings: window 1000 ms, heartbeat every 330 ms (opencode: 30 s and 10 s).
+namespace {
+sim::WorldOptions streamOptions(policy::Ms heartbeatMs) {
+    sim::WorldOptions o = scenarioOptions();
+    o.heartbeatMs = heartbeatMs;
+    return o;
+}
+
+// Healthy, then its health route hangs for 1.3 windows while the process runs: longer than the
+// window, shorter than the credit (at least two windows less one heartbeat interval).
+int launchesThroughALongSilence(World &w) {
+    w.launchTether();
+    w.apply({Act::Start});
+    advanceUntil(
+        w, [&] { return healthy(w); }, 4000);
+    if (!healthy(w)) return -1;
+    w.apply({Act::Busy, 1300});
+    w.advance(1250);
+    return w.launches();
+}
+} // namespace
+
+void TestSupervisionModel::heartbeatsKeepAServiceWhoseProbesHangThroughTheWindow() {
+    World w(1, streamOptions(330));
+    QCOMPARE(launchesThroughALongSilence(w), 1);
+    QVERIFY(clean(w));
+    QCOMPARE(w.exec()->display(), State::NotResponding); // said, but never killed
+    advanceUntil(
+        w, [&] { return healthy(w); }, 2000);
+    QVERIFY(healthy(w));
+    QCOMPARE(w.launches(), 1);
+}
+
+// The control of the test above: the same silence without a stream spends the window.
+void TestSupervisionModel::withoutAStreamTheSameSilenceIsReplaced() {
+    World w(1, streamOptions(0));
+    QVERIFY(launchesThroughALongSilence(w) >= 2);
+    QVERIFY(clean(w));
+}
+
+// The credit is bounded: a live loop behind a health route that never answers again is
+// replaced, within two windows of the last answer.
+void TestSupervisionModel::aLiveLoopWithASilentHealthRouteIsReplacedAfterTwoWindows() {
+    World w(1, streamOptions(330));
+    QVERIFY(launchesThroughALongSilence(w) >= 1);
+    w.apply({Act::Busy, 1000000}); // from now on it never answers a probe in time
+    advanceUntil(
+        w, [&] { return w.launches() >= 2; }, 2 * 1000 + 1000);
+    QVERIFY(clean(w));
+    QVERIFY(w.launches() >= 2);
+}
+
+void TestSupervisionModel::aFrozenServiceIsReplacedThoughItHadAStream() {
+    World w(1, streamOptions(330));
+    w.launchTether();
+    w.apply({Act::Start});
+    advanceUntil(
+        w, [&] { return healthy(w); }, 4000);
+    QVERIFY(healthy(w));
+    w.apply({Act::Freeze}); // SIGSTOP: no answer and no heartbeat
+    advanceUntil(
+        w, [&] { return w.launches() == 2 && healthy(w); }, 4000);
+    QVERIFY(clean(w));
+    QCOMPARE(w.launches(), 2);
+}
+
+void TestSupervisionModel::anUpdateReplacementWaitsUntilNoToolCallRuns() {
+    World w(1, streamOptions(330));
+    w.config().autoReplaceOnVersionChange = true;
+    w.config().installedVersion = "1.0";
+    w.binaryVersion = "0.9";
+    w.launchTether();
+    w.apply({Act::Start});
+    w.feed(policy::ActivityChanged{true}); // a tool call runs from the start
+    w.advance(8000);
+    QVERIFY(clean(w));
+    QCOMPARE(w.launches(), 1); // flagged, not replaced
+    QVERIFY(healthy(w));
+    QVERIFY(w.exec()->state().versionMismatch);
+    QVERIFY(w.exec()->state().updateWaiting);
+    w.feed(policy::ActivityChanged{false}); // it completed
+    advanceUntil(
+        w, [&] { return w.launches() == 2 && healthy(w); }, 8000);
+    QVERIFY(clean(w));
+    QCOMPARE(w.launches(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestSupervisionModel)

@@ -337,6 +337,8 @@ void World::worldItem(const Item &it) {
             return;
         }
         listen(p->pid, port, f, wildcard);
+        if (opt_.heartbeatMs > 0 && p->role == Role::Service)
+            push(execQ_, now_ + opt_.heartbeatMs, KHeartbeat, p->pid, 0, p->start);
         return;
     }
     case KExit:
@@ -384,6 +386,26 @@ void World::execItem(const Item &it) {
         if (std::uint64_t(it.b) != timerGen_[it.a]) return;
         feed(policy::TimerFired{policy::Timer(it.a)});
         return;
+    case KHeartbeat: {
+        const Proc *p = proc(Pid(it.a));
+        if (!p || p->start != it.c || !p->alive()) return; // the stream ended with it
+        push(execQ_, now_ + opt_.heartbeatMs, KHeartbeat, it.a, 0, it.c);
+        if (p->state != RunState::Running) return; // stopped: it sends nothing
+        // The checker's evidence follows the rule the policy states (StreamAlive): a heartbeat
+        // of the tracked, running service restarts the window as an answer does.
+        // Only the tracked service's stream is followed (the shell's ActivityMonitor).
+        const auto &st = exec_->state();
+        if (!st.svc || st.svc->id.pid != p->pid) return;
+        if (st.phase == policy::Phase::Running) {
+            if (execNow() <= creditExec_ + opt_.timings.windowMs && execNow() > anchorExec_) {
+                anchorExec_ = execNow();
+                anchorOrder_ = ++order_;
+                freshMiss_ = false;
+            }
+        }
+        feed(policy::StreamAlive{});
+        return;
+    }
     case KProbe: {
         const std::uint64_t seq = std::uint64_t(it.a);
         int outcome = int(it.b & 0xff);
@@ -399,6 +421,7 @@ void World::execItem(const Item &it) {
             if (outcome == 2) {
                 lastAnswerExec_ = execNow();
                 anchorExec_ = execNow();
+                creditExec_ = anchorExec_;
                 anchorOrder_ = ++order_;
                 freshMiss_ = false;
             } else {
@@ -524,6 +547,7 @@ void World::stall(Ms dt) {
     experienced_ = big ? e : e + dt;
     if (big) { // the gap ends before the late deliveries
         anchorExec_ = execNow();
+        creditExec_ = anchorExec_;
         anchorOrder_ = ++order_;
         gapOrder_ = order_;
         freshMiss_ = false;
@@ -542,6 +566,7 @@ void World::sleepFor(Ms dt) {
     if (!big) experienced_ += dt;
     if (big) {
         anchorExec_ = execNow();
+        creditExec_ = anchorExec_;
         anchorOrder_ = ++order_;
         gapOrder_ = order_;
         freshMiss_ = false;
@@ -557,6 +582,7 @@ void World::jump(Ms dt) {
     if (!big) experienced_ += dt; // indistinguishable from time that passed
     if (big) {
         anchorExec_ = execNow();
+        creditExec_ = anchorExec_;
         anchorOrder_ = ++order_;
         gapOrder_ = order_;
         freshMiss_ = false;
@@ -601,6 +627,7 @@ void World::feed(const policy::Event &e) {
         userAskedLaunch_ = true;
     if (std::holds_alternative<policy::TimeGap>(e)) {
         anchorExec_ = execNow();
+        creditExec_ = anchorExec_;
         anchorOrder_ = ++order_;
         gapOrder_ = order_;
         freshMiss_ = false;
@@ -618,6 +645,7 @@ void World::onTrackedChange() {
     if (id == tracked_) return;
     tracked_ = id;
     anchorExec_ = execNow();
+    creditExec_ = anchorExec_;
     anchorOrder_ = ++order_;
     freshMiss_ = false;
     lastAnswerExec_ = -1;
@@ -1635,6 +1663,8 @@ WorldOptions modelOptions(std::uint64_t seed) {
     o.adoptedExitNotice = (h >> 8) % 4 != 0;
     o.splitRunner = (h >> 16) % 2 == 0;
     o.runnerDoneDelay = Ms((h >> 24) % 5) * 20;
+    // Half the worlds have an event stream (opencode 1.x): a heartbeat a third of a window.
+    o.heartbeatMs = (h >> 32) % 2 == 0 ? 330 : 0;
     o.killWaitMs = 200;
     return o;
 }

@@ -118,6 +118,9 @@ struct Breakage {
 struct WorldOptions {
     policy::Timings timings;
     bool scriptProgram = false; // the service program is a shebang script (runs as node)
+    // The service's event stream: a heartbeat this often while it runs (opencode 1.x: 10 s),
+    // fed as policy::StreamAlive; 0: no stream (as opencode 2.x and custom services).
+    Ms heartbeatMs = 0;
     bool adoptedExitNotice = true;
     bool splitRunner = true; // begin/finish with the orphan sweep between (as the shell)
     Ms runnerDoneDelay = 40; // StopPlanDone comes this long after the plan (0: at once)
@@ -294,6 +297,7 @@ private:
         KLaunched,
         KExitNotice,
         KStopDone,
+        KHeartbeat,
     };
     static bool later(const Item &x, const Item &y) {
         return x.at != y.at ? x.at > y.at : x.seq > y.seq;
@@ -375,6 +379,7 @@ private:
     // the window evidence for the tracked service (exec clock, orders)
     std::uint64_t anchorOrder_ = 0, gapOrder_ = 0, freshMissOrder_ = 0;
     Ms anchorExec_ = 0, lastAnswerExec_ = -1, gapE_ = 0, launchE_ = 0;
+    Ms creditExec_ = 0; // where life signs' credit starts (policy onLifeSign): answers, gaps
     bool freshMiss_ = false;
     std::uint64_t probeSentOrder_ = 0;
     std::uint64_t probeSeqSent_ = 0;

@@ -175,6 +175,55 @@ private slots:
         QVERIFY(!trayMenuModel(failed, t0()).statusLine.contains(QStringLiteral("up ")));
     }
 
+    // Issue 15: the menu and tooltip say what the service works on; the icon shows "working"
+    // in the same green (no alarm), and a stop asks first, naming the tool call.
+    void aBusyServiceSaysWhatItDoes() {
+        ServiceStatus busy = statusIn(State::Healthy);
+        busy.activity.followed = true;
+        busy.activity.busySessions = 1;
+        busy.activity.runningTools.append(
+            {QStringLiteral("ses_1"), QStringLiteral("everything_trigger-long-running-operation"),
+             45000});
+        busy.activity.summary = QStringLiteral(
+            "busy: 1 session, tool everything_trigger-long-running-operation for 45 s");
+        const TrayMenuModel m = trayMenuModel(busy, t0());
+        QVERIFY2(m.statusLine.endsWith(busy.activity.summary), qPrintable(m.statusLine));
+        QVERIFY(m.tooltip.contains(busy.activity.summary));
+        const QString ask = consentQuestion(busy, QStringLiteral("Stop"));
+        QVERIFY2(ask.contains(QStringLiteral("everything_trigger-long-running-operation")),
+                 qPrintable(ask));
+        QVERIFY(ask.contains(QStringLiteral("ses_1")));
+        QVERIFY(ask.startsWith(QStringLiteral("Stop now?")));
+        QVERIFY(ask.contains(QStringLiteral("1 tool call")));
+        // Idle: no question, the stop goes ahead as before.
+        QVERIFY(consentQuestion(statusIn(State::Healthy), QStringLiteral("Stop")).isEmpty());
+        ServiceStatus idle = statusIn(State::Healthy);
+        idle.activity.followed = true;
+        idle.activity.summary = QStringLiteral("idle");
+        QVERIFY(!trayMenuModel(idle, t0()).statusLine.contains(QStringLiteral("idle")));
+    }
+
+    void workingIsDistinctFromIdleInTheSameGreen() {
+        IconFlags working;
+        working.working = true;
+        for (int size : {16, 22, 32}) {
+            const QImage idle = render(State::Healthy, {}, size, 1, lightPalette());
+            const QImage busy = render(State::Healthy, working, size, 1, lightPalette());
+            QVERIFY(differingPixels(idle, busy) > 3);
+            QCOMPARE(busy.pixelColor(size / 2, size / 5).rgb(),
+                     idle.pixelColor(size / 2, size / 5).rgb()); // same disc colour
+            QCOMPARE(busy.pixelColor(size / 2, size / 5).rgb(),
+                     stateColor(State::Healthy, lightPalette()).rgb()); // the healthy green
+        }
+    }
+
+    void anInterruptionStaysInTheTooltip() {
+        ServiceStatus st = statusIn(State::Healthy);
+        st.lastInterrupted.summary =
+            QStringLiteral("interrupted: tool bash (session ses_1); 1 busy session");
+        QVERIFY(trayMenuModel(st, t0()).tooltip.contains(st.lastInterrupted.summary));
+    }
+
     static McpChildStatus mcpRow(const QString &name, const QString &status, qint64 pid) {
         McpChildStatus r;
         r.name = name;

@@ -1,0 +1,163 @@
+#include "policy/activity.h"
+
+#include <algorithm>
+
+namespace tether::policy {
+
+namespace {
+
+std::vector<BusySession>::iterator findSession(Activity &a, const std::string &id) {
+    return std::find_if(a.sessions.begin(), a.sessions.end(),
+                        [&](const BusySession &s) { return s.id == id; });
+}
+
+void markBusy(Activity &a, const std::string &id, Ms now, const ActivityLimits &limits) {
+    if (id.empty() || findSession(a, id) != a.sessions.end()) return;
+    if (a.sessions.size() >= limits.maxSessions) {
+        ++a.dropped;
+        return;
+    }
+    a.sessions.push_back(BusySession{id, now});
+}
+
+void endTool(Activity &a, const std::string &part) {
+    a.tools.erase(std::remove_if(a.tools.begin(), a.tools.end(),
+                                 [&](const RunningTool &t) { return t.part == part; }),
+                  a.tools.end());
+}
+
+// Seconds, rounded down: "for 45 s" is what a person reads; milliseconds are for --json.
+std::string seconds(Ms ms) {
+    return std::to_string(std::max<Ms>(0, ms) / 1000) + " s";
+}
+
+std::string plural(std::size_t n, const char *word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+} // namespace
+
+Activity applyActivityEvent(Activity a, const ActivityEvent &e, Ms now,
+                            const ActivityLimits &limits) {
+    a.lastEventAt = now;
+    switch (e.kind) {
+    case ActivityEventKind::Connected:
+    case ActivityEventKind::Other:
+        break;
+    case ActivityEventKind::Heartbeat:
+        a.lastHeartbeatAt = now;
+        break;
+    case ActivityEventKind::SessionBusy:
+        markBusy(a, e.session, now, limits);
+        break;
+    case ActivityEventKind::SessionIdle: {
+        // An idle session runs no tool: a part it left "running" (the service dropped it)
+        // must not hold a stop hostage.
+        if (auto it = findSession(a, e.session); it != a.sessions.end()) a.sessions.erase(it);
+        a.tools.erase(std::remove_if(a.tools.begin(), a.tools.end(),
+                                     [&](const RunningTool &t) { return t.session == e.session; }),
+                      a.tools.end());
+        break;
+    }
+    case ActivityEventKind::ToolPending:
+    case ActivityEventKind::ToolRunning: {
+        if (e.part.empty()) break;
+        auto it = std::find_if(a.tools.begin(), a.tools.end(),
+                               [&](const RunningTool &t) { return t.part == e.part; });
+        if (it != a.tools.end()) {
+            if (!e.tool.empty()) it->tool = e.tool; // keep `since`: the call did not restart
+            break;
+        }
+        if (a.tools.size() >= limits.maxTools) {
+            ++a.dropped;
+            break;
+        }
+        a.tools.push_back(RunningTool{e.session, e.tool, e.part, now});
+        markBusy(a, e.session, now, limits);
+        break;
+    }
+    case ActivityEventKind::ToolEnded:
+        endTool(a, e.part);
+        break;
+    }
+    return a;
+}
+
+Activity onStreamReconnected(Activity a) {
+    Activity fresh;
+    fresh.identity = a.identity;
+    return fresh;
+}
+
+Activity onServiceIdentity(Activity a, const std::string &identity) {
+    if (a.identity == identity) return a;
+    Activity fresh;
+    fresh.identity = identity;
+    return fresh;
+}
+
+bool isBusy(const Activity &a) {
+    return !a.sessions.empty() || !a.tools.empty();
+}
+
+bool runsToolCalls(const Activity &a) {
+    return !a.tools.empty();
+}
+
+Interruption interruptionOf(const Activity &a, Ms now) {
+    return Interruption{a.sessions, a.tools, now};
+}
+
+bool interruptsWork(State from, State to) {
+    const auto serving = [](State s) { return s == State::Healthy || s == State::NotResponding; };
+    return serving(from) && !serving(to);
+}
+
+std::size_t busySessionCount(const Activity &a) {
+    std::size_t n = a.sessions.size();
+    for (std::size_t i = 0; i < a.tools.size(); ++i) {
+        const std::string &s = a.tools[i].session;
+        const bool listed = std::any_of(a.sessions.begin(), a.sessions.end(),
+                                        [&](const BusySession &b) { return b.id == s; });
+        const bool seenBefore =
+            std::any_of(a.tools.begin(), a.tools.begin() + static_cast<std::ptrdiff_t>(i),
+                        [&](const RunningTool &t) { return t.session == s; });
+        if (!listed && !seenBefore) ++n; // a capped session list still counts its tools' ones
+    }
+    return n;
+}
+
+std::string describeTools(const std::vector<RunningTool> &tools, Ms now) {
+    std::string out;
+    for (const RunningTool &t : tools) {
+        if (!out.empty()) out += ", ";
+        out += "tool " + (t.tool.empty() ? std::string("(unnamed)") : t.tool);
+        if (now >= 0) out += " for " + seconds(now - t.since);
+    }
+    return out;
+}
+
+std::string describeActivity(const Activity &a, Ms now) {
+    if (!isBusy(a)) return "idle";
+    std::string out = "busy: " + plural(busySessionCount(a), "session");
+    if (!a.tools.empty()) out += ", " + describeTools(a.tools, now);
+    return out;
+}
+
+std::string describeInterruption(const Interruption &i) {
+    if (i.sessions.empty() && i.tools.empty()) return {};
+    std::string out = "interrupted: ";
+    if (!i.tools.empty()) {
+        for (std::size_t k = 0; k < i.tools.size(); ++k) {
+            if (k) out += ", ";
+            const RunningTool &t = i.tools[k];
+            out += "tool " + (t.tool.empty() ? std::string("(unnamed)") : t.tool) + " (session " +
+                   t.session + ")";
+        }
+        out += "; ";
+    }
+    out += plural(i.sessions.size(), "busy session");
+    return out;
+}
+
+} // namespace tether::policy

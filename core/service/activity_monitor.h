@@ -1,0 +1,85 @@
+// Follows the service's event stream (opencode 1.x GET /global/event, server-sent events; the
+// demo's copy) and keeps policy::Activity from it. It decides nothing: the fold is the policy's,
+// and the supervisor reads the activity and the proof of life it gives.
+#pragma once
+
+#include "policy/activity.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QUrl>
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace tether {
+
+// One SSE event's data (opencode's envelope {directory?, payload: {type, properties}}) as the
+// policy's event; empty for what is not JSON or not an event. Its `sync` copies are Other, or
+// every change would count twice.
+std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data);
+
+class ActivityMonitor : public QObject {
+    Q_OBJECT
+public:
+    struct Config {
+        QNetworkAccessManager *nam = nullptr; // loopback manager (newLoopbackManager); required
+        std::function<qint64()> clock;        // monotonic ms, the supervisor's; default steady
+        // A completed tool part carries its whole output on one line: generous, but bounded.
+        qint64 maxLineBytes = 4 * 1024 * 1024;
+        qint64 maxEventBytes = 4 * 1024 * 1024;
+        int backoffInitialMs = 500;
+        int backoffMaxMs = 30000;
+        policy::ActivityLimits limits;
+    };
+
+    explicit ActivityMonitor(Config config, QObject *parent = nullptr);
+    ~ActivityMonitor() override;
+
+    // Follow url (the full event URL) for the service `identity` (pid@start): a new identity
+    // starts from nothing; the same one only reconnects if the stream is down. An empty url
+    // stops following (a profile without a stream, no service).
+    void follow(const QUrl &url, const QByteArray &authorization, const std::string &identity);
+    void stopFollowing();
+
+    const policy::Activity &activity() const { return activity_; }
+    bool connected() const { return connected_; }
+    QUrl url() const { return url_; } // empty: not following
+    int reconnects() const { return reconnects_; }
+    QString lastError() const { return lastError_; }
+
+signals:
+    void activityChanged();
+    // Any event arrived, heartbeats included: the service's event loop runs (at: the clock).
+    void alive(qint64 at);
+    void connectedChanged(bool connected);
+
+private:
+    void connectNow();
+    void onReadyRead();
+    void onFinished();
+    void dropAndRetry(const QString &why);
+    void scheduleRetry();
+    void setConnected(bool c);
+    void dispatch(const QByteArray &data);
+    qint64 now() const { return config_.clock(); }
+
+    Config config_;
+    policy::Activity activity_;
+    QUrl url_;
+    QByteArray authorization_;
+    QPointer<QNetworkReply> reply_;
+    QByteArray buffer_; // bytes after the last complete line
+    QByteArray event_;  // data lines of the event being read
+    QTimer retry_;
+    int backoffMs_ = 0;
+    int reconnects_ = 0;
+    bool connected_ = false;
+    QString lastError_;
+};
+
+} // namespace tether

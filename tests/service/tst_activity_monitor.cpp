@@ -1,0 +1,208 @@
+// The event-stream client against a loopback server of this test that speaks opencode 1.18.33's
+// /global/event framing (data: <json>\n\n, the {payload} envelope, sync duplicates): what a
+// person sees in `tether status` comes from here.
+#include "service/activity_monitor.h"
+#include "service/http_client.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QtTest>
+
+using namespace tether;
+
+namespace {
+
+// One stream connection at a time; the test writes raw bytes to it.
+class FakeStream : public QObject {
+public:
+    FakeStream() {
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        connect(&server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = server.nextPendingConnection()) {
+                ++connections;
+                connect(s, &QTcpSocket::readyRead, s, [this, s] {
+                    request += s->readAll();
+                    if (!request.contains("\r\n\r\n") || s->property("answered").toBool()) return;
+                    s->setProperty("answered", true);
+                    if (status != 200) {
+                        s->write("HTTP/1.1 " + QByteArray::number(status) +
+                                 " No\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                        s->disconnectFromHost();
+                        return;
+                    }
+                    s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                             "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
+                    socket = s;
+                    send(R"({"payload":{"id":"evt_0","type":"server.connected","properties":{}}})");
+                });
+            }
+        });
+    }
+    void raw(const QByteArray &bytes) {
+        QVERIFY(socket);
+        socket->write(QByteArray::number(bytes.size(), 16) + "\r\n" + bytes + "\r\n");
+        socket->flush();
+    }
+    void send(const QByteArray &json) { raw("data: " + json + "\n\n"); }
+    void close() {
+        if (socket) socket->disconnectFromHost();
+        socket = nullptr;
+    }
+    QUrl url() const {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1/global/event").arg(server.serverPort()));
+    }
+
+    QTcpServer server;
+    QPointer<QTcpSocket> socket;
+    QByteArray request;
+    int connections = 0;
+    int status = 200;
+};
+
+const QByteArray kBusy =
+    R"({"directory":"/p","project":"global","payload":{"id":"evt_1","type":"session.status","properties":{"sessionID":"ses_A","status":{"type":"busy"}}}})";
+const QByteArray kSync =
+    R"({"directory":"/p","project":"global","payload":{"type":"sync","syncEvent":{"id":"evt_1","type":"session.status.1","seq":1,"aggregateID":"ses_A","data":{}}}})";
+QByteArray toolPart(const char *status) {
+    return QByteArray(
+               R"({"directory":"/p","project":"global","payload":{"type":"message.part.updated","id":"evt_2","properties":{"sessionID":"ses_A","part":{"id":"prt_1","sessionID":"ses_A","type":"tool","tool":"everything_trigger-long-running-operation","callID":"c","state":{"status":")") +
+           status + R"(","input":{}}},"time":1}}})";
+}
+const QByteArray kIdle =
+    R"({"directory":"/p","project":"global","payload":{"id":"evt_3","type":"session.idle","properties":{"sessionID":"ses_A"}}})";
+const QByteArray kHeartbeat =
+    R"({"payload":{"id":"evt_4","type":"server.heartbeat","properties":{}}})";
+
+} // namespace
+
+class TestActivityMonitor : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<ActivityMonitor> monitor(qint64 maxLine = 4 * 1024 * 1024) {
+        ActivityMonitor::Config c;
+        c.nam = newLoopbackManager(this);
+        c.clock = [this] { return clock; };
+        c.maxLineBytes = maxLine;
+        c.maxEventBytes = maxLine;
+        c.backoffInitialMs = 50;
+        c.backoffMaxMs = 200;
+        return std::make_unique<ActivityMonitor>(c);
+    }
+    qint64 clock = 1000;
+
+private slots:
+    void aToolCallAppearsAndEndsWithTheStream() {
+        FakeStream fake;
+        auto m = monitor();
+        m->follow(fake.url(), basicAuth(QStringLiteral("opencode"), QStringLiteral("pw")), "1@1");
+        QTRY_VERIFY(m->connected());
+        QVERIFY2(fake.request.contains("Authorization: Basic b3BlbmNvZGU6cHc="),
+                 fake.request.constData());
+        fake.send(kBusy);
+        fake.send(kSync); // the duplicate must not count twice
+        fake.send(toolPart("pending"));
+        QTRY_COMPARE(m->activity().tools.size(), std::size_t(1));
+        clock = 1100; // running later: the call is timed from its first sighting
+        fake.send(toolPart("running"));
+        QTRY_COMPARE(m->activity().tools.size(), std::size_t(1));
+        QCOMPARE(m->activity().sessions.size(), std::size_t(1));
+        QCOMPARE(policy::describeActivity(m->activity(), 46000),
+                 std::string("busy: 1 session, tool everything_trigger-long-running-operation "
+                             "for 45 s"));
+        fake.send(toolPart("completed"));
+        fake.send(kIdle);
+        QTRY_VERIFY(!policy::isBusy(m->activity()));
+    }
+
+    void aHeartbeatIsProofOfLife() {
+        FakeStream fake;
+        auto m = monitor();
+        QSignalSpy alive(m.get(), &ActivityMonitor::alive);
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(m->connected());
+        clock = 11000;
+        fake.send(kHeartbeat);
+        QTRY_COMPARE(m->activity().lastHeartbeatAt, qint64(11000));
+        QVERIFY(!alive.isEmpty());
+        QCOMPARE(alive.last().at(0).toLongLong(), qint64(11000));
+    }
+
+    void anEventSplitAcrossChunksIsReadWhole() {
+        FakeStream fake;
+        auto m = monitor();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(m->connected());
+        const QByteArray whole = "data: " + kBusy + "\r\n\r\n";
+        fake.raw(whole.left(17));
+        QTest::qWait(50); // the first half alone must not yield anything
+        QVERIFY(m->activity().sessions.empty());
+        fake.raw(whole.mid(17));
+        QTRY_COMPARE(m->activity().sessions.size(), std::size_t(1));
+    }
+
+    void anOversizedLineDropsTheStreamAndReconnects() {
+        FakeStream fake;
+        auto m = monitor(1024);
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(m->connected());
+        fake.send(kBusy);
+        QTRY_COMPARE(m->activity().sessions.size(), std::size_t(1));
+        fake.raw("data: " + QByteArray(4096, 'x')); // no newline: must not be buffered forever
+        QTRY_COMPARE(fake.connections, 2);
+        QVERIFY(m->lastError().contains(QLatin1String("larger than 1024")));
+        QTRY_VERIFY(m->connected());
+        // The new stream knows nothing of before: the busy session is not kept stale.
+        QVERIFY(!policy::isBusy(m->activity()));
+    }
+
+    void anEndedStreamIsFollowedAgainWithBackOff() {
+        FakeStream fake;
+        auto m = monitor();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(m->connected());
+        fake.close();
+        QTRY_VERIFY(!m->connected());
+        QTRY_COMPARE(fake.connections, 2);
+        QTRY_VERIFY(m->connected());
+    }
+
+    void aRefusedStreamIsRetriedNotTrusted() {
+        FakeStream fake;
+        fake.status = 401;
+        auto m = monitor();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(fake.connections >= 3); // 50, 100, 200 ms apart
+        QVERIFY(!m->connected());
+        QVERIFY(m->lastError().contains(QLatin1String("401")));
+        fake.status = 200;
+        QTRY_VERIFY(m->connected());
+    }
+
+    void aNewServiceIdentityForgetsTheOldWork() {
+        FakeStream fake;
+        auto m = monitor();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(m->connected());
+        fake.send(toolPart("running"));
+        QTRY_VERIFY(policy::runsToolCalls(m->activity()));
+        m->follow(fake.url(), {}, "2@2");
+        QVERIFY(!policy::isBusy(m->activity()));
+    }
+
+    void parseIgnoresWhatIsNotAnEvent() {
+        QVERIFY(!parseActivityEvent("not json"));
+        QVERIFY(!parseActivityEvent("[1,2]"));
+        QVERIFY(!parseActivityEvent(R"({"payload":{}})"));
+        const auto text = parseActivityEvent(
+            R"({"payload":{"type":"message.part.updated","properties":{"part":{"type":"text","id":"p"}}}})");
+        QVERIFY(text);
+        QCOMPARE(int(text->kind), int(policy::ActivityEventKind::Other));
+        const auto err = parseActivityEvent(toolPart("error"));
+        QVERIFY(err);
+        QCOMPARE(int(err->kind), int(policy::ActivityEventKind::ToolEnded));
+        QCOMPARE(err->session, std::string("ses_A"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestActivityMonitor)
+#include "tst_activity_monitor.moc"
