@@ -43,9 +43,11 @@ const server = http.createServer((req, res) => {
     let request = {};
     try { request = JSON.parse(body); } catch { /* answered as a first turn */ }
     const messages = Array.isArray(request.messages) ? request.messages : [];
-    // A tool result in the conversation: the tool ran, so answer with text. opencode also asks
-    // for a session title with a separate request that has no tools: answer that with text too.
-    const hasToolResult = messages.some((m) => m.role === 'tool');
+    // The turn's last message a tool result: the tool ran, so answer with text. Only the last
+    // one counts, so each new prompt in the same session calls the tool again. opencode also
+    // asks for a session title with a separate request that has no tools: answer it with text.
+    const last = messages.length ? messages[messages.length - 1] : {};
+    const hasToolResult = last.role === 'tool';
     const offersTools = Array.isArray(request.tools) && request.tools.length > 0;
     const callTool = offersTools && !hasToolResult;
     calls += 1;
