@@ -38,6 +38,9 @@ void EventStream::subscribe(QTcpSocket *socket) {
         return;
     }
     subscribers_.insert(socket);
+    // A small kernel send buffer too: otherwise the kernel's autotuned megabytes hide a reader
+    // that stopped reading from the bound below, and keep draining to it after it is dropped.
+    socket->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, kKernelSendBuffer);
     connect(socket, &QObject::destroyed, this, [this, socket] { subscribers_.remove(socket); });
     connect(socket, &QTcpSocket::disconnected, this,
             [this, socket] { subscribers_.remove(socket); });

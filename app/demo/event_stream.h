@@ -30,6 +30,7 @@ public:
 
     static constexpr int kMaxSubscribers = 64;
     static constexpr qint64 kMaxUnsentBytes = 256 * 1024;
+    static constexpr int kKernelSendBuffer = 64 * 1024;
 
 private:
     void send(QTcpSocket *socket, const QByteArray &frame);

@@ -400,6 +400,7 @@ private slots:
     void busyToolAtStartAndNoReplay();
     void frozenServiceSendsNoHeartbeat();
     void manySubscribersSomeVanish();
+    void slowReaderIsDroppedNotBuffered();
 
     void mcpAnswersJsonRpc();
     void mcpExitsOnEofAndSigterm();
@@ -1402,6 +1403,54 @@ void TestDemoService::manySubscribersSomeVanish() {
     QVERIFY(again.received.startsWith("HTTP/1.1 200 "));
     QCOMPARE(http(port, "GET", "/global/health").status, 200);
     QVERIFY(isAlive(demo->identity));
+}
+
+void TestDemoService::slowReaderIsDroppedNotBuffered() {
+    quint16 port = 0;
+    auto demo = startService({}, &port);
+    QVERIFY(demo);
+    RawStream slow(port, QByteArray()); // never read until the end
+    QVERIFY(slow.socket.waitForConnected(10000));
+    // A small receive window: the kernel holds little for it, the service must hold the rest.
+    slow.socket.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4096);
+    NamStream good(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(good.count(QStringLiteral("server.connected")) == 1, 10000);
+    const qint64 rssBefore = rssKiB(demo->identity.pid);
+
+    // ~40 MB of events (tool calls of 0 s with 8 KB names), far beyond what the loopback's
+    // kernel buffers hold for a reader that does not read.
+    const QByteArray name(8000, 'n');
+    constexpr int kCalls = 400;
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < kCalls; ++i) {
+        QCOMPARE(http(port, "POST", "/demo/tool-call?seconds=0&tool=" + name).status, 200);
+        // The good reader keeps up: it has the call's last event before the next call.
+        QTRY_VERIFY_WITH_TIMEOUT(good.count(QStringLiteral("session.idle")) == i + 1, 10000);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(good.count(QStringLiteral("session.idle")) == kCalls, 60000);
+    qint64 goodBytes = 0;
+    for (const QJsonObject &e : std::as_const(good.events))
+        goodBytes += QJsonDocument(e).toJson(QJsonDocument::Compact).size();
+    QVERIFY(goodBytes > qint64(kCalls) * 3 * name.size()); // the reader that reads got all
+
+    // The service did not keep the slow reader's backlog (it would be tens of MB).
+    const qint64 rssAfter = rssKiB(demo->identity.pid);
+    QVERIFY2(rssAfter - rssBefore < 4 * 1024,
+             qPrintable(QStringLiteral("RSS %1 -> %2 KiB").arg(rssBefore).arg(rssAfter)));
+    // It dropped it: reading now (a wide window again) yields what the kernels held, then the
+    // end of the stream.
+    slow.socket.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4 << 20);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (slow.read(), slow.socket.state() == QAbstractSocket::UnconnectedState), 30000);
+    slow.read();
+    qInfo("flood %lld ms; good reader %lld bytes, slow reader %lld bytes; RSS %lld -> %lld KiB",
+          clock.elapsed(), goodBytes, qint64(slow.received.size()), rssBefore, rssAfter);
+    QVERIFY2(slow.received.size() < goodBytes / 2,
+             qPrintable(QStringLiteral("slow reader got %1 of %2 bytes")
+                            .arg(slow.received.size())
+                            .arg(goodBytes)));
+    QCOMPARE(http(port, "GET", "/global/health").status, 200);
 }
 
 QTEST_GUILESS_MAIN(TestDemoService)
