@@ -187,6 +187,23 @@ class TstOpencodeActivity : public QObject {
         return QStringLiteral("status --json: %1\nopencode /session/status: %2")
             .arg(dumpStatus(s), QString::fromUtf8(get(QStringLiteral("/session/status"))));
     }
+    // The tool parts opencode reports for a session: "tool status" per part.
+    QStringList toolParts(const QString &session) {
+        QStringList out;
+        const QJsonArray messages =
+            QJsonDocument::fromJson(get(QStringLiteral("/session/%1/message").arg(session)))
+                .array();
+        for (const QJsonValue &m : messages)
+            for (const QJsonValue &p : m.toObject().value(QLatin1String("parts")).toArray())
+                if (p.toObject().value(QLatin1String("type")).toString() == QLatin1String("tool"))
+                    out << p.toObject().value(QLatin1String("tool")).toString() + QLatin1Char(' ') +
+                               p.toObject()
+                                   .value(QLatin1String("state"))
+                                   .toObject()
+                                   .value(QLatin1String("status"))
+                                   .toString();
+        return out;
+    }
     bool waitRunning(QJsonObject *s) {
         return home_->waitFor([](const QJsonObject &x) { return !runningTool(x, kTool).isEmpty(); },
                               20000, s);
@@ -231,8 +248,13 @@ private slots:
         clock.start();
         const QString session = startToolCall();
         QVERIFY2(!session.isEmpty(), "could not prompt opencode");
+        // The fixture works: opencode itself runs the tool (its own API says so).
+        QTRY_VERIFY_WITH_TIMEOUT(toolParts(session).contains(kTool + QStringLiteral(" running")),
+                                 20000);
+        qInfo("opencode reports the tool running %lld ms after the prompt", clock.elapsed());
         QJsonObject s;
-        QVERIFY2(waitRunning(&s), qPrintable(explain(s)));
+        if (!waitRunning(&s)) qWarning("%s", qPrintable(explain(s))); // QtTest truncates
+        QVERIFY(waitRunning(&s));
         qInfo("tool call in status --json %lld ms after the prompt", clock.elapsed());
         QCOMPARE(runningTool(s, kTool).value(QLatin1String("session")).toString(), session);
         QVERIFY(busySessions(s) >= 1);
@@ -263,7 +285,8 @@ private slots:
         QVERIFY(!bringUp(60).isEmpty());
         QVERIFY(!startToolCall().isEmpty());
         QJsonObject s;
-        QVERIFY2(waitRunning(&s), qPrintable(explain(s)));
+        if (!waitRunning(&s)) qWarning("%s", qPrintable(explain(s))); // QtTest truncates
+        QVERIFY(waitRunning(&s));
         int rc = 0;
         const QByteArray out = home_->cli({QStringLiteral("stop")}, &rc);
         QCOMPARE(rc, 3);
@@ -292,7 +315,8 @@ private slots:
         const QString session = startToolCall();
         QVERIFY(!session.isEmpty());
         QJsonObject s;
-        QVERIFY2(waitRunning(&s), qPrintable(explain(s)));
+        if (!waitRunning(&s)) qWarning("%s", qPrintable(explain(s))); // QtTest truncates
+        QVERIFY(waitRunning(&s));
         const auto old = home_->service(servicePid_);
         QVERIFY(old);
         QVERIFY(os::signalIdentity(*old, os::Signal::Stop)); // the opencode we verified
