@@ -1434,10 +1434,12 @@ void TestDemoService::slowReaderIsDroppedNotBuffered() {
         goodBytes += QJsonDocument(e).toJson(QJsonDocument::Compact).size();
     QVERIFY(goodBytes > qint64(kCalls) * 3 * name.size()); // the reader that reads got all
 
-    // The service did not keep the slow reader's backlog (it would be tens of MB).
+    // The service did not keep the slow reader's backlog (+17 MB when it does). Not under
+    // ASan: its quarantine keeps every freed frame resident; the drop below is still checked.
     const qint64 rssAfter = rssKiB(demo->identity.pid);
-    QVERIFY2(rssAfter - rssBefore < 4 * 1024,
-             qPrintable(QStringLiteral("RSS %1 -> %2 KiB").arg(rssBefore).arg(rssAfter)));
+    if (!kUnderSanitizer)
+        QVERIFY2(rssAfter - rssBefore < 4 * 1024,
+                 qPrintable(QStringLiteral("RSS %1 -> %2 KiB").arg(rssBefore).arg(rssAfter)));
     // It dropped it: reading now (a wide window again) yields what the kernels held, then the
     // end of the stream.
     slow.socket.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4 << 20);
