@@ -1,5 +1,7 @@
 // `tether demo-service`: a stand-in for the opencode 1.x server, with fault switches.
+#include "demo/activity.h"
 #include "demo/demo.h"
+#include "demo/event_stream.h"
 #include "demo/faults.h"
 #include "demo/http_server.h"
 #include "demo/mcp_fleet.h"
@@ -9,6 +11,7 @@
 #include "demo/signal_pipe.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QHostAddress>
 #include <QTimer>
 
@@ -96,7 +99,10 @@ int runDemoService(int argc, char **argv) {
         });
     // The password is never printed, and McpFleet keeps it from the children.
     const QByteArray password = qgetenv("OPENCODE_SERVER_PASSWORD");
-    Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet);
+    EventStream events(o.heartbeatMs);
+    DemoActivity activity(events);
+    Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet, events,
+                     activity);
     HttpServer server(api);
 
     scheduleFaults(o, signalPipe);
@@ -121,6 +127,8 @@ int runDemoService(int argc, char **argv) {
         printLine(
             QStringLiteral("opencode server listening on http://%1:%2").arg(host).arg(o.port));
         fleet.startAll();
+        if (!o.busyTool.isEmpty())
+            activity.startToolCall(QDir::currentPath(), o.busyTool, o.busyToolSeconds);
     });
 
     const int code = QCoreApplication::exec();

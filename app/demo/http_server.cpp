@@ -9,6 +9,10 @@
 
 namespace tether::demo {
 
+namespace {
+constexpr char kIdleTimerName[] = "tetherIdle";
+}
+
 HttpServer::HttpServer(ServiceProtocol &protocol, QObject *parent)
     : QObject(parent)
     , protocol_(protocol)
@@ -28,6 +32,7 @@ void HttpServer::accept() {
     while (QTcpSocket *socket = server_->nextPendingConnection()) {
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         auto *idle = new QTimer(socket);
+        idle->setObjectName(QString::fromLatin1(kIdleTimerName));
         idle->setSingleShot(true);
         connect(idle, &QTimer::timeout, socket, &QTcpSocket::abort);
         idle->start(kIdleTimeoutMs);
@@ -49,6 +54,14 @@ void HttpServer::serve(QTcpSocket *socket) {
     socket->setProperty("tetherBuffer", QVariant());
     disconnect(socket, &QTcpSocket::readyRead, this, nullptr); // one request per connection
 
+    if (parsed.status == HttpParseResult::Status::Complete &&
+        protocol_.adoptStream(parsed.request, socket)) {
+        // An event stream is silent between heartbeats by design: no idle limit. A client
+        // that vanishes is noticed by the stream's own bound on unsent bytes.
+        delete socket->findChild<QTimer *>(QString::fromLatin1(kIdleTimerName),
+                                           Qt::FindDirectChildrenOnly);
+        return;
+    }
     const HttpResponse response =
         parsed.status == HttpParseResult::Status::Complete
             ? protocol_.handle(parsed.request)

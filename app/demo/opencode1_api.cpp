@@ -2,8 +2,10 @@
 
 #include "demo/basic_auth.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QUrlQuery>
 
 namespace tether::demo {
 
@@ -49,10 +51,27 @@ HttpResponse unauthorizedResponse() {
     return r;
 }
 
-Opencode1Api::Opencode1Api(HealthAnswer health, QByteArray password, McpFleet &fleet)
+Opencode1Api::Opencode1Api(HealthAnswer health, QByteArray password, McpFleet &fleet,
+                           EventStream &events, DemoActivity &activity)
     : health_(std::move(health))
     , password_(std::move(password))
-    , fleet_(fleet) {
+    , fleet_(fleet)
+    , events_(events)
+    , activity_(activity) {
+}
+
+QString requestDirectory(const HttpRequest &request) {
+    const QString dir = QUrlQuery(QString::fromUtf8(request.query))
+                            .queryItemValue(QStringLiteral("directory"), QUrl::FullyDecoded);
+    return dir.isEmpty() ? QDir::currentPath() : dir;
+}
+
+bool Opencode1Api::adoptStream(const HttpRequest &req, QTcpSocket *socket) {
+    // Anything but an authorized GET is answered by handle() (401, 405) and closed.
+    if (req.path != "/global/event" || req.method != "GET" || !opencodeAuthorized(req, password_))
+        return false;
+    events_.subscribe(socket);
+    return true;
 }
 
 HttpResponse Opencode1Api::handle(const HttpRequest &req) {
@@ -65,9 +84,18 @@ HttpResponse Opencode1Api::handle(const HttpRequest &req) {
         return get ? healthResponse(health_) : errorJson(405, QStringLiteral("use GET"));
     if (path == "/mcp") return get ? mcpStatus() : errorJson(405, QStringLiteral("use GET"));
     if (path == "/config") return get ? config() : errorJson(405, QStringLiteral("use GET"));
+    if (path == "/global/event") return errorJson(405, QStringLiteral("use GET"));
+    if (path == "/session/status")
+        return get ? sessionStatus(req) : errorJson(405, QStringLiteral("use GET"));
+    if (path == "/demo/tool-call")
+        return post ? startToolCall(req) : errorJson(405, QStringLiteral("use POST"));
 
     // /mcp/{name}/connect and /mcp/{name}/disconnect
     const QList<QByteArray> parts = path.split('/');
+    if (parts.size() == 4 && parts[0].isEmpty() && parts[1] == "session" && parts[3] == "message") {
+        if (!get) return errorJson(405, QStringLiteral("use GET"));
+        return sessionMessages(QString::fromUtf8(QByteArray::fromPercentEncoding(parts[2])));
+    }
     if (parts.size() == 4 && parts[0].isEmpty() && parts[1] == "mcp" &&
         (parts[3] == "connect" || parts[3] == "disconnect")) {
         if (!post) return errorJson(405, QStringLiteral("use POST"));
@@ -91,6 +119,32 @@ HttpResponse Opencode1Api::mcpStatus() const {
         all.insert(s.name, entry);
     }
     return HttpResponse::json(200, all);
+}
+
+HttpResponse Opencode1Api::sessionStatus(const HttpRequest &req) const {
+    return HttpResponse::json(200,
+                              sessionStatusBody(activity_.busySessions(requestDirectory(req))));
+}
+
+HttpResponse Opencode1Api::startToolCall(const HttpRequest &req) {
+    const QUrlQuery query(QString::fromUtf8(req.query));
+    const QString tool = query.queryItemValue(QStringLiteral("tool"), QUrl::FullyDecoded);
+    bool ok = false;
+    const int seconds = query.queryItemValue(QStringLiteral("seconds")).toInt(&ok);
+    if (tool.isEmpty() || !ok || seconds < 0 || seconds > kMaxToolCallSeconds)
+        return errorJson(
+            400, QStringLiteral("need tool=NAME and seconds=0..%1").arg(kMaxToolCallSeconds));
+    const DemoToolCall call = activity_.startToolCall(requestDirectory(req), tool, seconds);
+    return HttpResponse::json(200, QJsonObject{{"sessionID", call.sessionId},
+                                               {"partID", call.partId},
+                                               {"tool", call.tool},
+                                               {"directory", call.directory}});
+}
+
+HttpResponse Opencode1Api::sessionMessages(const QString &sessionId) const {
+    const DemoToolCall *call = activity_.find(sessionId);
+    if (!call) return errorJson(404, QStringLiteral("session %1 not found").arg(sessionId));
+    return HttpResponse::json(200, sessionMessagesBody(*call));
 }
 
 HttpResponse Opencode1Api::config() const {

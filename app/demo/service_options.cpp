@@ -1,5 +1,7 @@
 #include "demo/service_options.h"
 
+#include "demo/activity_events.h"
+
 #include <QCommandLineParser>
 #include <QHostAddress>
 
@@ -26,6 +28,8 @@ const QCommandLineOption kFreezeAfter{"freeze-after", "Hang forever after MS.", 
 const QCommandLineOption kIgnoreTerm{"ignore-term", "Ignore SIGTERM (only SIGKILL stops it)."};
 const QCommandLineOption kHealthStatus{"health-status", "HTTP status of /global/health.", "code"};
 const QCommandLineOption kHealthBody{"health-body", "garbage or huge (10 MiB).", "kind"};
+const QCommandLineOption kHeartbeat{"heartbeat-ms", "/global/event heartbeat (10000).", "ms"};
+const QCommandLineOption kBusyTool{"busy-tool", "Run tool NAME for S seconds at start.", "name:s"};
 const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, default) or v2 (managed).", "v"};
 const QCommandLineOption kStateDir{"state-dir", "v2: directory of service.json.", "dir"};
 const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-read interval.", "ms"};
@@ -35,7 +39,8 @@ void addAll(QCommandLineParser &p) {
     p.addOptions({kHostname,     kPort,       kVersion,    kPrintVersion, kMcp,
                   kStubborn,     kMcpSetsid,  kMcpLeak,    kMcpLeakWhile, kSlowStart,
                   kBusyAfter,    kBusyFor,    kCrashAfter, kFreezeAfter,  kIgnoreTerm,
-                  kHealthStatus, kHealthBody, kProtocol,   kStateDir,     kRegistrationCheck});
+                  kHealthStatus, kHealthBody, kProtocol,   kStateDir,     kRegistrationCheck,
+                  kHeartbeat,    kBusyTool});
 }
 
 // Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
@@ -116,8 +121,24 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
         !readInt(p, kCrashAfter, 0, kMaxMs, o.crashAfterMs, error) ||
         !readInt(p, kFreezeAfter, 0, kMaxMs, o.freezeAfterMs, error) ||
         !readInt(p, kHealthStatus, 100, 599, o.healthStatus, error) ||
-        !readInt(p, kRegistrationCheck, 10, kMaxMs, o.registrationCheckMs, error))
+        !readInt(p, kRegistrationCheck, 10, kMaxMs, o.registrationCheckMs, error) ||
+        !readInt(p, kHeartbeat, 10, kMaxMs, o.heartbeatMs, error))
         return result;
+    if (p.isSet(kBusyTool)) {
+        // NAME:SECONDS, split at the last colon (tool names have none, but be lenient).
+        const QString v = p.value(kBusyTool);
+        const qsizetype colon = v.lastIndexOf(QLatin1Char(':'));
+        bool ok = false;
+        const int seconds = colon > 0 ? v.mid(colon + 1).toInt(&ok) : 0;
+        if (!ok || seconds < 0 || seconds > kMaxToolCallSeconds) {
+            error = QStringLiteral("--busy-tool must be NAME:SECONDS (0..%1), got \"%2\"")
+                        .arg(kMaxToolCallSeconds)
+                        .arg(v);
+            return result;
+        }
+        o.busyTool = v.left(colon);
+        o.busyToolSeconds = seconds;
+    }
     if (p.isSet(kProtocol)) {
         const QString v = p.value(kProtocol);
         if (v != QLatin1String("v1") && v != QLatin1String("v2")) {

@@ -33,6 +33,12 @@ struct DemoServiceOptions {
     int healthStatus = 200;
     HealthBody healthBody = HealthBody::Json;
 
+    // Activity (issue 15): /global/event heartbeat period (opencode: 10 s), and a tool call
+    // started as soon as the service listens (--busy-tool NAME:SECONDS; empty name = none).
+    int heartbeatMs = 10000;
+    QString busyTool;
+    int busyToolSeconds = 0;
+
     // --protocol v2: the opencode 2.x managed service (service.json, /api/*); see opencode_v2_api.h
     int protocol = 1;
     QString stateDir;               // v2: where service.json goes; empty = $XDG_STATE_HOME/opencode

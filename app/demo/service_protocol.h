@@ -6,12 +6,17 @@
 #include "demo/http_request.h"
 #include "demo/http_response.h"
 
+class QTcpSocket;
+
 namespace tether::demo {
 
 class ServiceProtocol {
 public:
     virtual ~ServiceProtocol() = default;
     virtual HttpResponse handle(const HttpRequest &request) = 0;
+    // A streaming endpoint (an event stream) takes the connection over and returns true; the
+    // server then leaves it open. False: answered by handle(), then closed.
+    virtual bool adoptStream(const HttpRequest &, QTcpSocket *) { return false; }
 };
 
 } // namespace tether::demo

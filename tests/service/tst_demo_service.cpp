@@ -4,6 +4,7 @@
 #include "testsupport.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -19,7 +20,9 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
+#include <QUrl>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -179,6 +182,65 @@ QByteArray basicAuth(const QByteArray &user, const QByteArray &password) {
     return "Authorization: Basic " + (user + ':' + password).toBase64() + "\r\n";
 }
 
+// ---- /global/event subscribers ---------------------------------------------------------------
+
+// The events of one SSE stream, parsed from its `data:` lines. Bounded: a test stream that
+// grew past a few MiB means the service floods, and the test fails on its count instead.
+QList<QJsonObject> parseSseData(QByteArray &pending) {
+    QList<QJsonObject> events;
+    for (qsizetype end = pending.indexOf("\n\n"); end >= 0; end = pending.indexOf("\n\n")) {
+        const QByteArray block = pending.left(end);
+        pending.remove(0, end + 2);
+        for (const QByteArray &line : block.split('\n'))
+            if (line.startsWith("data: ")) events << jsonObject(line.mid(6));
+    }
+    return events;
+}
+
+QString eventType(const QJsonObject &e) {
+    return e.value("payload").toObject().value("type").toString();
+}
+QJsonObject eventProperties(const QJsonObject &e) {
+    return e.value("payload").toObject().value("properties").toObject();
+}
+
+// A subscriber through QNetworkAccessManager, as Tether's activity client subscribes.
+class NamStream {
+public:
+    NamStream(quint16 port, const QByteArray &password) {
+        QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/global/event").arg(port)));
+        if (!password.isNull())
+            request.setRawHeader("Authorization", "Basic " + ("opencode:" + password).toBase64());
+        reply.reset(nam.get(request));
+        QObject::connect(reply.get(), &QNetworkReply::readyRead, [this] {
+            pending += reply->readAll();
+            events += parseSseData(pending);
+        });
+    }
+    qsizetype count(const QString &type) const {
+        return std::count_if(events.begin(), events.end(),
+                             [&](const QJsonObject &e) { return eventType(e) == type; });
+    }
+    QNetworkAccessManager nam;
+    std::unique_ptr<QNetworkReply> reply;
+    QByteArray pending;
+    QList<QJsonObject> events;
+};
+
+// A raw subscriber: many of them at once (QNAM queues beyond 6 per host), and ones that
+// vanish or never read. The chunked framing is left in: only whole `data:` lines are counted.
+class RawStream {
+public:
+    RawStream(quint16 port, const QByteArray &authHeader) {
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        socket.write("GET /global/event HTTP/1.1\r\nHost: 127.0.0.1\r\n" + authHeader + "\r\n");
+    }
+    void read() { received += socket.readAll(); }
+    qsizetype heartbeats() const { return received.count("\"server.heartbeat\""); }
+    QTcpSocket socket;
+    QByteArray received;
+};
+
 // ---- a demo service process ------------------------------------------------------------------
 
 class DemoProcess {
@@ -332,6 +394,13 @@ private slots:
     void healthStatus500();
     void healthBodyGarbage();
     void healthBodyHuge();
+
+    void eventStreamConnectedHeartbeatAuth();
+    void toolCallEventsAndSessionStatus();
+    void busyToolAtStartAndNoReplay();
+    void frozenServiceSendsNoHeartbeat();
+    void manySubscribersSomeVanish();
+    void slowReaderIsDroppedNotBuffered();
 
     void mcpAnswersJsonRpc();
     void mcpExitsOnEofAndSigterm();
@@ -578,6 +647,12 @@ void TestDemoService::badOptions_data() {
                                  << "--health-body";
     QTest::newRow("hostname") << QStringList{"--port", "1", "--hostname", "example.com"}
                               << "--hostname";
+    QTest::newRow("heartbeat too short")
+        << QStringList{"--port", "1", "--heartbeat-ms", "1"} << "--heartbeat-ms";
+    QTest::newRow("busy-tool without seconds")
+        << QStringList{"--port", "1", "--busy-tool", "slow"} << "--busy-tool";
+    QTest::newRow("busy-tool negative")
+        << QStringList{"--port", "1", "--busy-tool", "slow:-3"} << "--busy-tool";
 }
 
 void TestDemoService::badOptions() {
@@ -1126,6 +1201,258 @@ void TestDemoService::mcpLeakGrowsRss() {
     QVERIFY(before > 0);
     // 4 MiB per second: well over 8 MiB more within a few seconds.
     QTRY_VERIFY_WITH_TIMEOUT(rssKiB(p->processId()) - before >= 8 * 1024, 15000);
+}
+
+// ---- activity: /global/event and /session/status (issue 15) ----------------------------------
+
+void TestDemoService::eventStreamConnectedHeartbeatAuth() {
+    const QByteArray password = "pw-" + QByteArray::number(QRandomGenerator::global()->generate());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("OPENCODE_SERVER_PASSWORD"), QString::fromLatin1(password));
+    quint16 port = 0;
+    auto demo = startService({QStringLiteral("--heartbeat-ms"), QStringLiteral("300")}, &port, env);
+    QVERIFY(demo);
+
+    // Authenticated like the rest: 401 without or with wrong credentials, and closed.
+    QCOMPARE(http(port, "GET", "/global/event").status, 401);
+    QCOMPARE(http(port, "GET", "/global/event", basicAuth("opencode", "wrong")).status, 401);
+    QCOMPARE(http(port, "POST", "/global/event", basicAuth("opencode", password)).status, 405);
+
+    NamStream stream(port, password);
+    QTRY_VERIFY_WITH_TIMEOUT(!stream.events.isEmpty(), 10000);
+    QCOMPARE(stream.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(stream.reply->header(QNetworkRequest::ContentTypeHeader).toString(),
+             QStringLiteral("text/event-stream"));
+    // The first event says connected, with no directory, as opencode's.
+    QCOMPARE(eventType(stream.events.first()), QStringLiteral("server.connected"));
+    QVERIFY(!stream.events.first().contains("directory"));
+    QVERIFY(stream.events.first().value("payload").toObject().value("id").toString().startsWith(
+        QStringLiteral("evt_")));
+
+    // Heartbeats at the period asked for; the stream outlives the 30 s idle limit's reason.
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_VERIFY_WITH_TIMEOUT(stream.count(QStringLiteral("server.heartbeat")) >= 3, 10000);
+    QVERIFY2(clock.elapsed() >= 2 * 300 - 50, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(stream.reply->error(), QNetworkReply::NoError);
+    QVERIFY(stream.reply->isRunning());
+    // The service keeps answering requests while a stream is open.
+    QCOMPARE(http(port, "GET", "/global/health", basicAuth("opencode", password)).status, 200);
+}
+
+void TestDemoService::toolCallEventsAndSessionStatus() {
+    quint16 port = 0;
+    auto demo = startService({}, &port);
+    QVERIFY(demo);
+    NamStream stream(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(stream.count(QStringLiteral("server.connected")) == 1, 10000);
+
+    const QByteArray dir = "/tmp/tether%20demo/project"; // percent-encoded, as clients send it
+    const QString dirText = QStringLiteral("/tmp/tether demo/project");
+    QCOMPARE(http(port, "GET", "/session/status?directory=" + dir).body, QByteArray("{}"));
+    QCOMPARE(http(port, "POST", "/demo/tool-call?tool=x").status, 400); // no seconds
+    QCOMPARE(http(port, "GET", "/demo/tool-call?tool=x&seconds=1").status, 405);
+
+    const HttpReply started = http(port, "POST",
+                                   "/demo/tool-call?tool=everything_trigger-long-running-"
+                                   "operation&seconds=2&directory=" +
+                                       dir);
+    QCOMPARE(started.status, 200);
+    const QString session = jsonObject(started.body).value("sessionID").toString();
+    QVERIFY(session.startsWith(QStringLiteral("ses_")));
+
+    // Busy while it runs, for that directory only.
+    const QJsonObject busy = jsonObject(http(port, "GET", "/session/status?directory=" + dir).body);
+    QCOMPARE(busy.value(session).toObject().value("type").toString(), QStringLiteral("busy"));
+    QCOMPARE(http(port, "GET", "/session/status?directory=/elsewhere").body, QByteArray("{}"));
+    // The tool part, as GET /session/{id}/message shows it in opencode.
+    auto toolState = [&] {
+        const QJsonArray messages =
+            QJsonDocument::fromJson(
+                http(port, "GET", "/session/" + session.toUtf8() + "/message").body)
+                .array();
+        const QJsonObject part =
+            messages.last().toObject().value("parts").toArray().last().toObject();
+        return part.value("tool").toString() + QLatin1Char(' ') +
+               part.value("state").toObject().value("status").toString();
+    };
+    QCOMPARE(toolState(), QStringLiteral("everything_trigger-long-running-operation running"));
+    QCOMPARE(http(port, "GET", "/session/ses_nope/message").status, 404);
+
+    QTRY_VERIFY_WITH_TIMEOUT(stream.count(QStringLiteral("session.idle")) == 1, 15000);
+    QCOMPARE(http(port, "GET", "/session/status?directory=" + dir).body, QByteArray("{}"));
+    QCOMPARE(toolState(), QStringLiteral("everything_trigger-long-running-operation completed"));
+
+    // The events, in opencode's order and with its field paths.
+    QStringList sequence;
+    qint64 runningStart = 0, completedEnd = 0;
+    for (const QJsonObject &e : std::as_const(stream.events)) {
+        const QString type = eventType(e);
+        if (type.startsWith(QStringLiteral("server."))) continue;
+        QCOMPARE(e.value("directory").toString(), dirText);
+        const QJsonObject p = eventProperties(e);
+        QCOMPARE(p.value("sessionID").toString(), session);
+        if (type == QStringLiteral("session.status")) {
+            sequence << type + QLatin1Char(' ') +
+                            p.value("status").toObject().value("type").toString();
+        } else if (type == QStringLiteral("message.part.updated")) {
+            const QJsonObject part = p.value("part").toObject();
+            QCOMPARE(part.value("type").toString(), QStringLiteral("tool"));
+            QCOMPARE(part.value("tool").toString(),
+                     QStringLiteral("everything_trigger-long-running-operation"));
+            QCOMPARE(part.value("sessionID").toString(), session);
+            QVERIFY(!part.value("id").toString().isEmpty());
+            const QJsonObject state = part.value("state").toObject();
+            const QString status = state.value("status").toString();
+            if (status == QStringLiteral("running"))
+                runningStart = state.value("time").toObject().value("start").toInteger();
+            if (status == QStringLiteral("completed"))
+                completedEnd = state.value("time").toObject().value("end").toInteger();
+            sequence << QStringLiteral("tool ") + status;
+        } else {
+            sequence << type;
+        }
+    }
+    QCOMPARE(sequence, QStringList({"session.status busy", "tool pending", "tool running",
+                                    "tool completed", "session.status idle", "session.idle"}));
+    QVERIFY2(completedEnd - runningStart >= 2000 - 20,
+             qPrintable(QString::number(completedEnd - runningStart)));
+}
+
+void TestDemoService::busyToolAtStartAndNoReplay() {
+    quint16 port = 0;
+    auto demo =
+        startService({QStringLiteral("--busy-tool"), QStringLiteral("demo_long:30")}, &port);
+    QVERIFY(demo);
+    // Without ?directory= the service's working directory is meant, as opencode's.
+    QJsonObject status;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (status = jsonObject(http(port, "GET", "/session/status").body)).size() == 1, 10000);
+    QCOMPARE(status.begin().value().toObject().value("type").toString(), QStringLiteral("busy"));
+    const QByteArray cwd = QUrl::toPercentEncoding(QDir::currentPath());
+    QCOMPARE(jsonObject(http(port, "GET", "/session/status?directory=" + cwd).body), status);
+
+    // A subscriber arriving mid-call gets server.connected and nothing about the call: the
+    // stream has no replay in opencode either; /session/status is how a client catches up.
+    NamStream late(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(late.count(QStringLiteral("server.connected")) == 1, 10000);
+    QTest::qWait(500);
+    QCOMPARE(late.events.size(), 1);
+}
+
+void TestDemoService::frozenServiceSendsNoHeartbeat() {
+    quint16 port = 0;
+    auto demo = startService({QStringLiteral("--heartbeat-ms"), QStringLiteral("200")}, &port);
+    QVERIFY(demo);
+    NamStream stream(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(stream.count(QStringLiteral("server.heartbeat")) >= 2, 10000);
+
+    // SIGSTOP (what a freeze looks like from outside): the stream stays open, silent.
+    QVERIFY(::kill(static_cast<pid_t>(demo->identity.pid), SIGSTOP) == 0);
+    QTest::qWait(300); // what was in flight arrives
+    const qsizetype before = stream.count(QStringLiteral("server.heartbeat"));
+    QTest::qWait(1500); // 7 periods
+    const qsizetype during = stream.count(QStringLiteral("server.heartbeat"));
+    QVERIFY(::kill(static_cast<pid_t>(demo->identity.pid), SIGCONT) == 0);
+    QCOMPARE(during, before);
+    QVERIFY(stream.reply->isRunning());
+    // And it resumes on the same connection.
+    QTRY_VERIFY_WITH_TIMEOUT(stream.count(QStringLiteral("server.heartbeat")) >= during + 2, 10000);
+    QCOMPARE(stream.reply->error(), QNetworkReply::NoError);
+}
+
+void TestDemoService::manySubscribersSomeVanish() {
+    quint16 port = 0;
+    auto demo = startService({QStringLiteral("--heartbeat-ms"), QStringLiteral("200")}, &port);
+    QVERIFY(demo);
+    constexpr int kSubscribers = 64; // the service's limit
+    std::vector<std::unique_ptr<RawStream>> streams;
+    for (int i = 0; i < kSubscribers; ++i)
+        streams.push_back(std::make_unique<RawStream>(port, QByteArray()));
+    auto readAll = [&] {
+        for (auto &s : streams)
+            if (s) s->read();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (readAll(), std::all_of(streams.begin(), streams.end(),
+                                [](const auto &s) { return s->heartbeats() >= 1; })),
+        20000);
+    // One more than the limit is refused, not queued.
+    RawStream extra(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT((extra.read(), extra.received.startsWith("HTTP/1.1 503 ")), 10000);
+
+    // Half of them vanish (abort: a reset, as a killed client), the rest keep receiving.
+    for (int i = 0; i < kSubscribers; i += 2) {
+        streams[i]->socket.abort();
+        streams[i].reset();
+    }
+    std::vector<qsizetype> seen(kSubscribers, 0);
+    readAll();
+    for (int i = 1; i < kSubscribers; i += 2)
+        seen[i] = streams[i]->heartbeats();
+    QTRY_VERIFY_WITH_TIMEOUT((readAll(),
+                              [&] {
+                                  for (int i = 1; i < kSubscribers; i += 2)
+                                      if (streams[i]->heartbeats() < seen[i] + 2) return false;
+                                  return true;
+                              }()),
+                             20000);
+    // Their places are free again: a new subscriber is accepted.
+    RawStream again(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT((again.read(), again.heartbeats() >= 1), 10000);
+    QVERIFY(again.received.startsWith("HTTP/1.1 200 "));
+    QCOMPARE(http(port, "GET", "/global/health").status, 200);
+    QVERIFY(isAlive(demo->identity));
+}
+
+void TestDemoService::slowReaderIsDroppedNotBuffered() {
+    quint16 port = 0;
+    auto demo = startService({}, &port);
+    QVERIFY(demo);
+    RawStream slow(port, QByteArray()); // never read until the end
+    QVERIFY(slow.socket.waitForConnected(10000));
+    // A small receive window: the kernel holds little for it, the service must hold the rest.
+    slow.socket.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4096);
+    NamStream good(port, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(good.count(QStringLiteral("server.connected")) == 1, 10000);
+    const qint64 rssBefore = rssKiB(demo->identity.pid);
+
+    // ~40 MB of events (tool calls of 0 s with 8 KB names), far beyond what the loopback's
+    // kernel buffers hold for a reader that does not read.
+    const QByteArray name(8000, 'n');
+    constexpr int kCalls = 400;
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < kCalls; ++i) {
+        QCOMPARE(http(port, "POST", "/demo/tool-call?seconds=0&tool=" + name).status, 200);
+        // The good reader keeps up: it has the call's last event before the next call.
+        QTRY_VERIFY_WITH_TIMEOUT(good.count(QStringLiteral("session.idle")) == i + 1, 10000);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(good.count(QStringLiteral("session.idle")) == kCalls, 60000);
+    qint64 goodBytes = 0;
+    for (const QJsonObject &e : std::as_const(good.events))
+        goodBytes += QJsonDocument(e).toJson(QJsonDocument::Compact).size();
+    QVERIFY(goodBytes > qint64(kCalls) * 3 * name.size()); // the reader that reads got all
+
+    // The service did not keep the slow reader's backlog (+17 MB when it does). Not under
+    // ASan: its quarantine keeps every freed frame resident; the drop below is still checked.
+    const qint64 rssAfter = rssKiB(demo->identity.pid);
+    if (!kUnderSanitizer)
+        QVERIFY2(rssAfter - rssBefore < 4 * 1024,
+                 qPrintable(QStringLiteral("RSS %1 -> %2 KiB").arg(rssBefore).arg(rssAfter)));
+    // It dropped it: reading now (a wide window again) yields what the kernels held, then the
+    // end of the stream.
+    slow.socket.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4 << 20);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (slow.read(), slow.socket.state() == QAbstractSocket::UnconnectedState), 30000);
+    slow.read();
+    qInfo("flood %lld ms; good reader %lld bytes, slow reader %lld bytes; RSS %lld -> %lld KiB",
+          clock.elapsed(), goodBytes, qint64(slow.received.size()), rssBefore, rssAfter);
+    QVERIFY2(slow.received.size() < goodBytes / 2,
+             qPrintable(QStringLiteral("slow reader got %1 of %2 bytes")
+                            .arg(slow.received.size())
+                            .arg(goodBytes)));
+    QCOMPARE(http(port, "GET", "/global/health").status, 200);
 }
 
 QTEST_GUILESS_MAIN(TestDemoService)
