@@ -10,10 +10,9 @@ namespace tether::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;     // Tether answered with an error, or not at all
 inline constexpr int kExitUsage = 2;      // unknown verb or option, missing NAME
-inline constexpr int kExitNotRunning = 3; // no Tether runs for this user
-// stop/restart refused: tool calls run (`--force` interrupts them). Issue 15 asked for 3, which
-// scripts already read as "not running": a refusal must not look like a Tether that is gone.
-inline constexpr int kExitBusy = 4;
+// stop/restart refused: tool calls run (`--force` interrupts them); the code issue 15 names.
+inline constexpr int kExitBusy = 3;
+inline constexpr int kExitNotRunning = 4; // no Tether runs for this user
 
 // A command-line verb of control/verbs.h (not "show", which only a second launch sends).
 bool isVerb(const QString &arg);

@@ -191,11 +191,11 @@ fi
 echo "loaded from the install: $(grep -oF -e 'platforms\\qwindows.dll' -e 'styles\\qwindowsvistastyle.dll' \
     -e 'tls\\qschannelbackend.dll' "$work/tray.log" | sort -u | tr '\n' ' ')"
 # The plugins load with the QApplication, before the control channel listens: until it does,
-# `tether quit` says "not running" (exit 3).
+# `tether quit` says "not running" (exit 4).
 quit_code=''
 for _ in $(seq 60); do
     win 30 "$work/quit.log" "$exe_win" quit; quit_code=$?
-    [ "$quit_code" -eq 3 ] || break
+    [ "$quit_code" -eq 4 ] || break
     sleep 0.5
 done
 [ "$quit_code" -eq 0 ] || { cat "$work/quit.log"; fail "tether quit (tray) exited $quit_code"; }

@@ -290,11 +290,11 @@ private slots:
                  text.out.constData());
 
         const Run refused = cli({QStringLiteral("stop")});
-        QCOMPARE(refused.exitCode, 4);
+        QCOMPARE(refused.exitCode, 3);
         QVERIFY2(refused.err.contains(kTool.toUtf8()) && refused.err.contains("--force"),
                  refused.err.constData());
         const Run restart = cli({QStringLiteral("restart")});
-        QCOMPARE(restart.exitCode, 4);
+        QCOMPARE(restart.exitCode, 3);
         s = status();
         QCOMPARE(s.value(QLatin1String("state")).toString(), QStringLiteral("healthy"));
         QCOMPARE(qint64(s.value(QLatin1String("pid")).toDouble()), pid); // untouched

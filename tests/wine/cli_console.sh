@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CLI verbs of the Windows build, under wine (issue 14, defects 3.4 and 3.11):
-#  - exit codes reach the shell: 3 when no Tether runs, 2 for a usage error, 0 when answered,
+#  - exit codes reach the shell: 4 when no Tether runs, 2 for a usage error, 0 when answered,
 #    from tether-cli.exe (console program) and from tether.exe (GUI program);
 #  - output to a file or pipe is UTF-8 ("healthy · pid" as the bytes c2 b7);
 #  - on a real console (wine's cmd on a pseudo-terminal, code page 437) the "·" arrives intact
@@ -63,13 +63,13 @@ rc_is() { [ "$rc" -eq "$1" ] || { echo "  exit status $rc, wanted $1"; sed 's/^/
 out_is() { [ "$(cat "$work/out")" = "$1" ] || { echo "  stdout: $(od -c "$work/out" | head -3)"; false; }; }
 err_has() { grep -q -- "$1" "$work/err" || { echo "  stderr: $(cat "$work/err")"; false; }; }
 
-# --- no Tether running: documented exit code 3
+# --- no Tether running: documented exit code 4
 for exe in tether-cli.exe tether.exe; do
     run "$exe" status --json
-    check "$exe status --json, none running: exit 3" rc_is 3
+    check "$exe status --json, none running: exit 4" rc_is 4
     check "$exe status --json, none running: {\"running\":false}" out_is $'{"running":false}\r'
     run "$exe" status
-    check "$exe status, none running: exit 3" rc_is 3
+    check "$exe status, none running: exit 4" rc_is 4
     check "$exe status, none running: says not running" err_has "not running"
 done
 run tether-cli.exe
@@ -178,7 +178,7 @@ gone() {
 }
 check "headless tether.exe exited after quit" gone
 run tether-cli.exe status
-check "after quit: exit 3" rc_is 3
+check "after quit: exit 4" rc_is 4
 wait "$headless" 2>/dev/null
 timeout -k 5 60 wineserver -k
 rm -rf "$work" "$WINEPREFIX/drive_c/$datadir"
