@@ -164,7 +164,9 @@ public:
     }
 
     // Runs `tether ARGS` against this scenario's control socket; returns its stdout.
-    QByteArray cli(const QStringList &args, int *exitCode = nullptr, int timeoutMs = 30000) const {
+    // stdout; *errorOut (when given) gets stderr, where a refusal or an error is said.
+    QByteArray cli(const QStringList &args, int *exitCode = nullptr, int timeoutMs = 30000,
+                   QByteArray *errorOut = nullptr) const {
         QProcess p;
         p.setProcessEnvironment(env);
         p.start(test::tetherBin(), args);
@@ -173,6 +175,7 @@ public:
             p.waitForFinished();
         }
         if (exitCode) *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        if (errorOut) *errorOut = p.readAllStandardError();
         return p.readAllStandardOutput();
     }
     QJsonObject status() const {
