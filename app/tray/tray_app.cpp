@@ -78,6 +78,9 @@ TrayApp::~TrayApp() {
 void TrayApp::buildMenu() {
     statusLine_ = menu_.addAction(QString());
     statusLine_->setEnabled(false);
+    activityLine_ = menu_.addAction(QString());
+    activityLine_->setEnabled(false);
+    activityLine_->setVisible(false);
     open_ = menu_.addAction(tr("Open in browser"), this, [this] {
         QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url));
     });
@@ -149,6 +152,8 @@ void TrayApp::refresh() {
     // menu and tooltip then.
     if (!modelShown_ || m != shownModel_) {
         statusLine_->setText(m.statusLine);
+        activityLine_->setText(m.activityLine);
+        activityLine_->setVisible(!m.activityLine.isEmpty());
         open_->setEnabled(m.openEnabled);
         start_->setEnabled(m.startEnabled);
         stop_->setEnabled(m.stopEnabled);

@@ -51,6 +51,7 @@ private:
     QMenu menu_;
     QMenu *mcpMenu_ = nullptr;
     QAction *statusLine_ = nullptr;
+    QAction *activityLine_ = nullptr;
     QAction *open_ = nullptr;
     QAction *start_ = nullptr;
     QAction *stop_ = nullptr;

@@ -31,13 +31,13 @@ bool operator==(const McpMenuRow &a, const McpMenuRow &b) {
 }
 
 bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
-    return a.statusLine == b.statusLine && a.tooltip == b.tooltip && a.url == b.url &&
-           a.openEnabled == b.openEnabled && a.startEnabled == b.startEnabled &&
-           a.stopEnabled == b.stopEnabled && a.restartEnabled == b.restartEnabled &&
-           a.restartLabel == b.restartLabel && a.mcpRows == b.mcpRows &&
-           a.mcpEmptyText == b.mcpEmptyText && a.mcpFlaggedCount == b.mcpFlaggedCount &&
-           a.mcpMenuTitle == b.mcpMenuTitle && a.orphanCount == b.orphanCount &&
-           a.orphanLabel == b.orphanLabel;
+    return a.statusLine == b.statusLine && a.activityLine == b.activityLine &&
+           a.tooltip == b.tooltip && a.url == b.url && a.openEnabled == b.openEnabled &&
+           a.startEnabled == b.startEnabled && a.stopEnabled == b.stopEnabled &&
+           a.restartEnabled == b.restartEnabled && a.restartLabel == b.restartLabel &&
+           a.mcpRows == b.mcpRows && a.mcpEmptyText == b.mcpEmptyText &&
+           a.mcpFlaggedCount == b.mcpFlaggedCount && a.mcpMenuTitle == b.mcpMenuTitle &&
+           a.orphanCount == b.orphanCount && a.orphanLabel == b.orphanLabel;
 }
 
 QString consentQuestion(const ServiceStatus &st, const QString &action) {
@@ -70,10 +70,19 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     // What the service is doing, in the policy's words ("busy: 1 session, tool X for 45 s").
     const bool working = !st.activity.summary.isEmpty() &&
                          (st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty());
-    if (working && serviceAnswers(st.state))
-        m.statusLine += QStringLiteral(" · ") + st.activity.summary;
+    // A line of its own, elided: appended to the status line it made the menu wider than an
+    // 800-pixel screen (seen under Xvfb), pushing the submenu arrows off it.
+    constexpr int kActivityChars = 60;
+    if (working && serviceAnswers(st.state)) {
+        const QString &a = st.activity.summary;
+        constexpr int kTail = 16; // the middle goes: "for 45 s" is what changes
+        m.activityLine = a.size() <= kActivityChars
+                             ? a
+                             : a.left(kActivityChars - kTail - 1) + QChar(0x2026) + a.right(kTail);
+    }
 
     m.tooltip = QStringLiteral("Tether: ") + m.statusLine;
+    if (working && serviceAnswers(st.state)) m.tooltip += QLatin1Char('\n') + st.activity.summary;
     if (!st.lastInterrupted.summary.isEmpty())
         m.tooltip += QLatin1Char('\n') + tr("Last %1").arg(st.lastInterrupted.summary);
     if (st.versionMismatch)

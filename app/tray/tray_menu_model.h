@@ -24,7 +24,8 @@ struct McpMenuRow {
 bool operator==(const McpMenuRow &a, const McpMenuRow &b);
 
 struct TrayMenuModel {
-    QString statusLine; // state, version, port, uptime
+    QString statusLine;   // state, version, port, uptime
+    QString activityLine; // what the service is doing, a line of its own; empty when idle
     QString tooltip;
     QString url;
     bool openEnabled = false;

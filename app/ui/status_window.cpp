@@ -97,9 +97,12 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     mcp_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     mcp_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mcp_->setSelectionMode(QAbstractItemView::NoSelection);
-    mcp_->setMinimumHeight(80);
+    // Like the log: it takes what is left, down to a header and three rows, and asks for no
+    // height of its own (its 192-pixel wish overflowed a 768-pixel screen at 1x).
+    mcp_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    mcp_->setMinimumHeight(mcp_->fontMetrics().lineSpacing() * 6);
     mcpLayout->addWidget(mcp_);
-    root->addWidget(mcpBox);
+    root->addWidget(mcpBox, 1);
 
     auto *healthBox = new QGroupBox(tr("Health, last hour"));
     auto *healthLayout = new QVBoxLayout(healthBox);

@@ -187,7 +187,13 @@ private slots:
         busy.activity.summary = QStringLiteral(
             "busy: 1 session, tool everything_trigger-long-running-operation for 45 s");
         const TrayMenuModel m = trayMenuModel(busy, t0());
-        QVERIFY2(m.statusLine.endsWith(busy.activity.summary), qPrintable(m.statusLine));
+        // Its own menu line, short enough for a small screen; the tooltip has all of it.
+        QVERIFY2(!m.statusLine.contains(QStringLiteral("busy")), qPrintable(m.statusLine));
+        QVERIFY2(m.activityLine.size() <= 60, qPrintable(m.activityLine));
+        QVERIFY2(m.activityLine.startsWith(QStringLiteral("busy: 1 session, tool everything_")),
+                 qPrintable(m.activityLine));
+        QVERIFY(m.activityLine.contains(QChar(0x2026)));
+        QVERIFY2(m.activityLine.endsWith(QStringLiteral("for 45 s")), qPrintable(m.activityLine));
         QVERIFY(m.tooltip.contains(busy.activity.summary));
         const QString ask = consentQuestion(busy, QStringLiteral("Stop"));
         QVERIFY2(ask.contains(QStringLiteral("everything_trigger-long-running-operation")),
@@ -201,6 +207,7 @@ private slots:
         idle.activity.followed = true;
         idle.activity.summary = QStringLiteral("idle");
         QVERIFY(!trayMenuModel(idle, t0()).statusLine.contains(QStringLiteral("idle")));
+        QVERIFY(trayMenuModel(idle, t0()).activityLine.isEmpty());
     }
 
     void workingIsDistinctFromIdleInTheSameGreen() {
