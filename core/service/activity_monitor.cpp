@@ -78,6 +78,12 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     }
     retry_.setSingleShot(true);
     connect(&retry_, &QTimer::timeout, this, &ActivityMonitor::connectNow);
+    firstEvent_.setSingleShot(true);
+    connect(&firstEvent_, &QTimer::timeout, this, [this] {
+        if (reply_ && !connected_)
+            dropAndRetry(
+                QStringLiteral("no event within %1 ms of connecting").arg(config_.firstEventMs));
+    });
 }
 
 ActivityMonitor::~ActivityMonitor() {
@@ -108,6 +114,7 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
 
 void ActivityMonitor::stopFollowing() {
     retry_.stop();
+    firstEvent_.stop();
     url_.clear();
     if (reply_) {
         QNetworkReply *r = reply_;
@@ -144,6 +151,7 @@ void ActivityMonitor::connectNow() {
     // A stream has no end: no transfer timeout. A frozen service is the supervisor's to judge.
     request.setTransferTimeout(0);
     reply_ = config_.nam->get(request);
+    firstEvent_.start(config_.firstEventMs);
     connect(reply_, &QNetworkReply::metaDataChanged, this, [this] {
         const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         // Not from inside Qt's signal: aborting there makes it report the reply's error twice.
@@ -208,6 +216,7 @@ void ActivityMonitor::dispatch(const QByteArray &data) {
         // A new stream: what happened while none was open is unknown (opencode has no replay).
         activity_ = policy::onStreamReconnected(activity_);
         backoffMs_ = 0;
+        firstEvent_.stop();
         setConnected(true);
     }
     const policy::Activity before = activity_;

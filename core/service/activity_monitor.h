@@ -34,6 +34,10 @@ public:
         qint64 maxEventBytes = 4 * 1024 * 1024;
         int backoffInitialMs = 500;
         int backoffMaxMs = 30000;
+        // opencode sends server.connected at once; a connection that brings no event by then
+        // is dropped and tried again: requests in the first moments after the port listens can
+        // hang for good (seen in the e2e run under ASan: the stream never followed).
+        int firstEventMs = 5000;
         policy::ActivityLimits limits;
     };
 
@@ -76,6 +80,7 @@ private:
     QByteArray buffer_; // bytes after the last complete line
     QByteArray event_;  // data lines of the event being read
     QTimer retry_;
+    QTimer firstEvent_; // the deadline of a new connection's first event
     int backoffMs_ = 0;
     int reconnects_ = 0;
     bool connected_ = false;

@@ -33,6 +33,10 @@ public:
                     s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                              "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
                     socket = s;
+                    if (silentConnections > 0) { // headers, then nothing: a hung start-up
+                        --silentConnections;
+                        return;
+                    }
                     send(R"({"payload":{"id":"evt_0","type":"server.connected","properties":{}}})");
                 });
             }
@@ -57,6 +61,7 @@ public:
     QByteArray request;
     int connections = 0;
     int status = 200;
+    int silentConnections = 0; // the first N connections answer but never send an event
 };
 
 const QByteArray kBusy =
@@ -86,9 +91,11 @@ private:
         c.maxEventBytes = maxLine;
         c.backoffInitialMs = 50;
         c.backoffMaxMs = 200;
+        c.firstEventMs = firstEventMs;
         return std::make_unique<ActivityMonitor>(c);
     }
     qint64 clock = 1000;
+    int firstEventMs = 5000;
 
 private slots:
     void aToolCallAppearsAndEndsWithTheStream() {
@@ -164,6 +171,22 @@ private slots:
         QTRY_VERIFY(!m->connected());
         QTRY_COMPARE(fake.connections, 2);
         QTRY_VERIFY(m->connected());
+    }
+
+    // A connection that answers but never brings an event (a start-up hang) is dropped at its
+    // deadline and tried again; without the deadline it would be followed by nobody, forever.
+    void aSilentConnectionIsDroppedAtItsDeadline() {
+        FakeStream fake;
+        fake.silentConnections = 1;
+        firstEventMs = 300;
+        auto m = monitor();
+        QElapsedTimer t;
+        t.start();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY_WITH_TIMEOUT(m->connected(), 5000);
+        QVERIFY2(t.elapsed() >= 300, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(fake.connections, 2);
+        QVERIFY(m->lastError().contains(QLatin1String("no event within 300 ms")));
     }
 
     void aRefusedStreamIsRetriedNotTrusted() {
