@@ -164,8 +164,10 @@ Supervisor::Supervisor(Config config, QObject *parent)
                            ports_->stops, *ports_},
         config_.clock);
     status_.url = baseUrl().toString();
-    activity_ = std::make_unique<ActivityMonitor>(ActivityMonitor::Config{
-        nam_, config_.clock, 4 * 1024 * 1024, 4 * 1024 * 1024, 500, 30000, {}});
+    ActivityMonitor::Config stream; // the defaults, on this supervisor's manager and clock
+    stream.nam = nam_;
+    stream.clock = config_.clock;
+    activity_ = std::make_unique<ActivityMonitor>(stream);
     connect(activity_.get(), &ActivityMonitor::activityChanged, this, [this] {
         const bool tools = policy::runsToolCalls(activity_->activity());
         if (tools != exec_->state().toolCallsRun) feed(policy::ActivityChanged{tools});

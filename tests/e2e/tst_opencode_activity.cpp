@@ -131,6 +131,19 @@ class TstOpencodeActivity : public QObject {
                      qPrintable(home_->tetherLog()));
             return {};
         }
+        // opencode keeps no replay and Tether does not catch up yet: a tool call that starts
+        // before Tether follows the stream is seen at its next event only. Wait until it says it
+        // follows (a person sees "idle" then), as the scenarios are about what follows.
+        const auto follows = [](const QJsonObject &x) {
+            return x.value(QLatin1String("activity"))
+                .toObject()
+                .value(QLatin1String("followed"))
+                .toBool();
+        };
+        if (!home_->waitFor(follows, kStart, &s)) {
+            qWarning("the event stream is not followed: %s", qPrintable(dumpStatus(s)));
+            return {};
+        }
         servicePid_ = s.value(QLatin1String("pid")).toInteger();
         if (!home_->service(servicePid_)) return {};
         for (const QJsonValue &v : s.value(QLatin1String("mcp")).toArray())
