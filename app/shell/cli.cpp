@@ -63,9 +63,10 @@ QString verbHelp() {
                     .arg(usages.at(row++), -width)
                     .arg(QLatin1String(v.summary));
     }
-    text += QStringLiteral("\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
-                           "3 refused: the service is running\ntool calls (stop and restart go ahead "
-                           "with --force), 4 Tether is not running.");
+    text +=
+        QStringLiteral("\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
+                       "3 refused: the service is running\ntool calls (stop and restart go ahead "
+                       "with --force), 4 Tether is not running.");
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.

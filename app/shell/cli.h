@@ -8,8 +8,8 @@ namespace tether::cli {
 
 // Exit codes of the verbs, listed in `tether help`: scripts and cmd's %ERRORLEVEL% read them.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;     // Tether answered with an error, or not at all
-inline constexpr int kExitUsage = 2;      // unknown verb or option, missing NAME
+inline constexpr int kExitFailed = 1; // Tether answered with an error, or not at all
+inline constexpr int kExitUsage = 2;  // unknown verb or option, missing NAME
 // stop/restart refused: tool calls run (`--force` interrupts them); the code issue 15 names.
 inline constexpr int kExitBusy = 3;
 inline constexpr int kExitNotRunning = 4; // no Tether runs for this user

@@ -112,17 +112,21 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
     connectNow();
 }
 
+// Forgets the current connection, if any, without letting it report anything more.
+void ActivityMonitor::dropReply() {
+    if (!reply_) return;
+    QNetworkReply *r = reply_;
+    reply_ = nullptr;
+    r->disconnect(this);
+    r->abort();
+    r->deleteLater();
+}
+
 void ActivityMonitor::stopFollowing() {
     retry_.stop();
     firstEvent_.stop();
     url_.clear();
-    if (reply_) {
-        QNetworkReply *r = reply_;
-        reply_ = nullptr;
-        r->disconnect(this);
-        r->abort();
-        r->deleteLater();
-    }
+    dropReply();
     const bool wasBusy = policy::isBusy(activity_);
     activity_ = policy::onStreamReconnected(activity_);
     setConnected(false);
@@ -131,13 +135,7 @@ void ActivityMonitor::stopFollowing() {
 
 void ActivityMonitor::connectNow() {
     if (url_.isEmpty()) return;
-    if (reply_) {
-        QNetworkReply *r = reply_;
-        reply_ = nullptr;
-        r->disconnect(this);
-        r->abort();
-        r->deleteLater();
-    }
+    dropReply();
     buffer_.clear();
     event_.clear();
     QNetworkRequest request(url_);
@@ -243,13 +241,7 @@ void ActivityMonitor::onFinished() {
 
 void ActivityMonitor::dropAndRetry(const QString &why) {
     lastError_ = why;
-    if (reply_) {
-        QNetworkReply *r = reply_;
-        reply_ = nullptr;
-        r->disconnect(this);
-        r->abort();
-        r->deleteLater();
-    }
+    dropReply();
     setConnected(false);
     scheduleRetry();
 }

@@ -66,6 +66,7 @@ private:
     void connectNow();
     void onReadyRead();
     void onFinished();
+    void dropReply();
     void dropAndRetry(const QString &why);
     void scheduleRetry();
     void setConnected(bool c);
