@@ -22,6 +22,7 @@ public:
 
     QStringList busySessions(const QString &directory) const;
     const QList<DemoToolCall> &running() const { return running_; }
+    const QList<DemoToolCall> &finished() const { return finished_; }
     // The call of a session, running or among the last kKeptFinished; nullptr if unknown.
     const DemoToolCall *find(const QString &sessionId) const;
 

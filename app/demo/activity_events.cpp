@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace tether::demo {
 
@@ -83,6 +84,22 @@ QJsonArray sessionMessagesBody(const DemoToolCall &call) {
         {"info", info},
         {"parts",
          QJsonArray{toolPart(call, call.endMs > 0 ? ToolState::Completed : ToolState::Running)}}}};
+}
+
+QJsonArray sessionListBody(const QList<DemoToolCall> &calls) {
+    QList<DemoToolCall> sorted = calls;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const DemoToolCall &a, const DemoToolCall &b) {
+                         return std::max(a.startMs, a.endMs) > std::max(b.startMs, b.endMs);
+                     });
+    QJsonArray out;
+    for (const DemoToolCall &c : sorted)
+        out.append(QJsonObject{{"id", c.sessionId},
+                               {"directory", c.directory},
+                               {"projectID", "global"},
+                               {"time", QJsonObject{{"created", c.startMs},
+                                                    {"updated", std::max(c.startMs, c.endMs)}}}});
+    return out;
 }
 
 QJsonObject sessionStatusBody(const QStringList &busySessionIds) {

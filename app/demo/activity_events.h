@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 namespace tether::demo {
@@ -42,6 +43,10 @@ QJsonObject toolPartEvent(const QString &id, const DemoToolCall &call, ToolState
                           qint64 nowMs);
 // GET /session/{id}/message: the assistant message holding the call's tool part.
 QJsonArray sessionMessagesBody(const DemoToolCall &call);
+
+// GET /session: one session per call given, as opencode lists them (id, directory, time),
+// the most recently updated first.
+QJsonArray sessionListBody(const QList<DemoToolCall> &calls);
 
 // GET /session/status?directory=D for the busy sessions given: {"ses_...": {"type": "busy"}}.
 QJsonObject sessionStatusBody(const QStringList &busySessionIds);

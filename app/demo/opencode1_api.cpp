@@ -85,6 +85,10 @@ HttpResponse Opencode1Api::handle(const HttpRequest &req) {
     if (path == "/mcp") return get ? mcpStatus() : errorJson(405, QStringLiteral("use GET"));
     if (path == "/config") return get ? config() : errorJson(405, QStringLiteral("use GET"));
     if (path == "/global/event") return errorJson(405, QStringLiteral("use GET"));
+    if (path == "/session")
+        return get ? HttpResponse::json(200,
+                                        sessionListBody(activity_.running() + activity_.finished()))
+                   : errorJson(405, QStringLiteral("use GET"));
     if (path == "/session/status")
         return get ? sessionStatus(req) : errorJson(405, QStringLiteral("use GET"));
     if (path == "/demo/tool-call")

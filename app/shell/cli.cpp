@@ -63,10 +63,10 @@ QString verbHelp() {
                     .arg(usages.at(row++), -width)
                     .arg(QLatin1String(v.summary));
     }
-    text +=
-        QStringLiteral("\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
-                       "3 refused: the service is running\ntool calls (stop and restart go ahead "
-                       "with --force), 4 Tether is not running.");
+    text += QStringLiteral(
+        "\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
+        "3 refused: the service is running\ntool calls (stop, restart and a quit that "
+        "stops the service go ahead with --force),\n4 Tether is not running.");
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.
@@ -156,7 +156,8 @@ int runVerb(const QStringList &args) {
                                       QStringLiteral("file"));
     const QCommandLineOption force(
         QStringLiteral("force"),
-        QStringLiteral("stop, restart: go ahead even though tool calls run (they are lost)."));
+        QStringLiteral("stop, restart, quit (when it stops the service): go ahead even though "
+                       "tool calls run (they are lost)."));
     parser.addOptions({json, dryRun, settings, force});
     const QCommandLineOption help = parser.addHelpOption();
     // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a
@@ -180,7 +181,8 @@ int runVerb(const QStringList &args) {
     control::Request request{info->verb, {}};
     if (info->verb == Verb::Cleanup)
         request.args.insert(QStringLiteral("dryRun"), parser.isSet(dryRun));
-    if ((info->verb == Verb::Stop || info->verb == Verb::Restart) && parser.isSet(force))
+    if ((info->verb == Verb::Stop || info->verb == Verb::Restart || info->verb == Verb::Quit) &&
+        parser.isSet(force))
         request.args.insert(QStringLiteral("force"), true);
     if (info->takesName) {
         if (positional.size() < 2) {

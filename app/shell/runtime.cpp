@@ -202,25 +202,29 @@ QByteArray Runtime::answer(const control::Request &request) {
         supervisor_->start();
         return control::okReply();
     case Verb::Stop:
-    case Verb::Restart: {
-        // A running tool call is lost work: only an explicit --force interrupts it.
+    case Verb::Restart:
+    case Verb::Quit: {
+        // A running tool call is lost work: only an explicit --force interrupts it. A quit
+        // interrupts it only when it stops the service ([tray] stopServiceOnQuit).
+        const bool stops = request.verb != Verb::Quit || settings_.settings.stopServiceOnQuit;
         const policy::Activity &a = supervisor_->activity();
-        if (policy::runsToolCalls(a) && !request.args.value(QLatin1String("force")).toBool())
+        if (stops && policy::runsToolCalls(a) &&
+            !request.args.value(QLatin1String("force")).toBool())
             return control::refusedReply(
                 QStringLiteral("refused: the service is running %1; use --force to %2 anyway")
                     .arg(QString::fromStdString(
                              policy::describeTools(a.tools, supervisor_->config().clock())),
-                         toString(request.verb)),
+                         request.verb == Verb::Quit ? QStringLiteral("quit and stop it")
+                                                    : toString(request.verb)),
                 QStringLiteral("busy"));
         if (request.verb == Verb::Stop)
             supervisor_->stop();
-        else
+        else if (request.verb == Verb::Restart)
             supervisor_->restart();
+        else
+            QTimer::singleShot(0, this, &Runtime::quitRequested);
         return control::okReply();
     }
-    case Verb::Quit:
-        QTimer::singleShot(0, this, &Runtime::quitRequested);
-        return control::okReply();
     case Verb::Show:
         QTimer::singleShot(0, this, &Runtime::showRequested);
         return control::okReply();

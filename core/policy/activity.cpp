@@ -35,11 +35,40 @@ std::string plural(std::size_t n, const char *word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+bool contains(const std::vector<std::string> &v, const std::string &x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// While a snapshot is on its way: note what the stream says, which is newer than it.
+void noteForCatchUp(Activity &a, const ActivityEvent &e, const ActivityLimits &limits) {
+    if (!a.catchingUp) return;
+    const auto note = [&](std::vector<std::string> &v, const std::string &x, std::size_t cap) {
+        if (x.empty() || contains(v, x)) return;
+        if (v.size() >= cap)
+            a.seenOverflow = true;
+        else
+            v.push_back(x);
+    };
+    switch (e.kind) {
+    case ActivityEventKind::SessionIdle:
+        note(a.idleSessions, e.session, 4 * limits.maxSessions);
+        break;
+    case ActivityEventKind::ToolPending:
+    case ActivityEventKind::ToolRunning:
+    case ActivityEventKind::ToolEnded:
+        note(a.seenParts, e.part, 4 * limits.maxTools);
+        break;
+    default:
+        break;
+    }
+}
+
 } // namespace
 
 Activity applyActivityEvent(Activity a, const ActivityEvent &e, Ms now,
                             const ActivityLimits &limits) {
     a.lastEventAt = now;
+    noteForCatchUp(a, e, limits);
     switch (e.kind) {
     case ActivityEventKind::Connected:
     case ActivityEventKind::Other:
@@ -86,7 +115,43 @@ Activity applyActivityEvent(Activity a, const ActivityEvent &e, Ms now,
 Activity onStreamReconnected(Activity a) {
     Activity fresh;
     fresh.identity = a.identity;
+    fresh.catchingUp = true;
     return fresh;
+}
+
+Activity applyActivitySnapshot(Activity a, const ActivitySnapshot &s, Ms now,
+                               const ActivityLimits &limits) {
+    if (!a.catchingUp) return a; // a late answer to an older connection
+    if (!a.seenOverflow) {
+        const auto busy = [&](const std::string &session) {
+            return contains(s.busySessions, session) && !contains(a.idleSessions, session);
+        };
+        for (const ActivitySnapshotTool &t : s.tools) {
+            if (t.part.empty() || !busy(t.session) || contains(a.seenParts, t.part)) continue;
+            const bool known = std::any_of(a.tools.begin(), a.tools.end(),
+                                           [&](const RunningTool &r) { return r.part == t.part; });
+            if (known) continue;
+            if (a.tools.size() >= limits.maxTools) {
+                ++a.dropped;
+                continue;
+            }
+            // Its age by the service's clock: "for 45 s" stays true across a Tether restart.
+            a.tools.push_back(
+                RunningTool{t.session, t.tool, t.part, now - std::max<Ms>(0, t.runningMs)});
+        }
+        for (const std::string &session : s.busySessions) {
+            if (!busy(session)) continue;
+            Ms since = now;
+            for (const RunningTool &r : a.tools)
+                if (r.session == session) since = std::min(since, r.since);
+            markBusy(a, session, since, limits);
+        }
+    }
+    a.catchingUp = false;
+    a.seenOverflow = false;
+    a.seenParts.clear();
+    a.idleSessions.clear();
+    return a;
 }
 
 Activity onServiceIdentity(Activity a, const std::string &identity) {

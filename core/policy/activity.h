@@ -25,9 +25,23 @@ enum class ActivityEventKind {
 
 struct ActivityEvent {
     ActivityEventKind kind = ActivityEventKind::Other;
-    std::string session; // session id; empty for server events
-    std::string part;    // tool part id (message.part.updated)
-    std::string tool;    // tool name as the service names it, e.g. everything_trigger-...
+    std::string session;   // session id; empty for server events
+    std::string part;      // tool part id (message.part.updated)
+    std::string tool;      // tool name as the service names it, e.g. everything_trigger-...
+    std::string directory; // the envelope's: where the session works (for a later catch-up)
+};
+
+// What the service says it is doing when asked, not told (opencode 1.x /session/status and
+// /session/{id}/message): how a (re)connected stream learns of work that started before it.
+struct ActivitySnapshotTool {
+    std::string session;
+    std::string part;
+    std::string tool;
+    Ms runningMs = 0; // how long it had run when the service answered (its own clock)
+};
+struct ActivitySnapshot {
+    std::vector<std::string> busySessions;
+    std::vector<ActivitySnapshotTool> tools; // pending or running parts of those sessions
 };
 
 struct BusySession {
@@ -56,6 +70,12 @@ struct Activity {
     Ms lastEventAt = -1;     // any event, heartbeats included; -1: none since the reset
     Ms lastHeartbeatAt = -1; // server.heartbeat only
     std::size_t dropped = 0; // entries refused by the caps since the reset
+    // From a (re)connect until the snapshot is applied: what the stream said in the meantime
+    // is newer than the snapshot, whose requests were answered at some point in between.
+    bool catchingUp = false;
+    std::vector<std::string> seenParts;    // tool parts with an event since the connect
+    std::vector<std::string> idleSessions; // sessions the stream called idle since the connect
+    bool seenOverflow = false;             // more than the caps: the snapshot cannot be merged
 };
 
 // What a replacement or a forced stop cut short, kept for the status and the notification.
@@ -68,8 +88,16 @@ struct Interruption {
 Activity applyActivityEvent(Activity a, const ActivityEvent &e, Ms now,
                             const ActivityLimits &limits = {});
 // A (re)connected stream: events were missed, and opencode does not replay them, so nothing
-// known before can be trusted; the stream rebuilds the picture from here.
+// known before can be trusted; the stream rebuilds the picture from here, and a snapshot
+// (applyActivitySnapshot) fills in what was already running.
 Activity onStreamReconnected(Activity a);
+// Merges what the service answered since the connect: its busy sessions, and their tool
+// parts still pending or running. The stream's own word since the connect wins (a part it
+// reported, a session it called idle); a part the service lists as running in a session it
+// does not call busy is left out (after a kill opencode keeps such parts "running" forever).
+// Ends the catch-up; an empty snapshot (the requests failed) just ends it.
+Activity applyActivitySnapshot(Activity a, const ActivitySnapshot &s, Ms now,
+                               const ActivityLimits &limits = {});
 // Another process answers now (replaced, restarted, adopted): a tool part a kill interrupted
 // stays "running" forever in the new service, so nothing of the old one carries over.
 Activity onServiceIdentity(Activity a, const std::string &identity);

@@ -34,6 +34,7 @@ std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data) 
 
     policy::ActivityEvent out;
     out.session = str(props.value(QLatin1String("sessionID")));
+    out.directory = str(root.value(QLatin1String("directory")));
     if (type == QLatin1String("server.connected")) {
         out.kind = K::Connected;
     } else if (type == QLatin1String("server.heartbeat")) {
@@ -70,7 +71,14 @@ std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data) 
 
 ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     : QObject(parent)
-    , config_(std::move(config)) {
+    , config_(std::move(config))
+    , catchUp_(ActivityCatchUp::Config{config_.nam,
+                                       {},
+                                       8 * 1024 * 1024,
+                                       5000,
+                                       config_.maxDirectories,
+                                       int(config_.limits.maxSessions),
+                                       4}) {
     if (!config_.clock) {
         auto timer = std::make_shared<QElapsedTimer>();
         timer->start();
@@ -84,6 +92,7 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
             dropAndRetry(
                 QStringLiteral("no event within %1 ms of connecting").arg(config_.firstEventMs));
     });
+    connect(&catchUp_, &ActivityCatchUp::finished, this, &ActivityMonitor::onCaughtUp);
 }
 
 ActivityMonitor::~ActivityMonitor() {
@@ -103,6 +112,7 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
     const bool same = url == url_ && authorization == authorization_;
     const policy::Activity before = activity_;
     activity_ = policy::onServiceIdentity(activity_, identity);
+    if (before.identity != activity_.identity) directories_.clear(); // another service's
     if (before.identity != activity_.identity && policy::isBusy(before)) emit activityChanged();
     if (same && before.identity == identity && (reply_ || retry_.isActive())) return;
     url_ = url;
@@ -114,6 +124,7 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
 
 // Forgets the current connection, if any, without letting it report anything more.
 void ActivityMonitor::dropReply() {
+    catchUp_.cancel(); // its answers would describe the connection being dropped
     if (!reply_) return;
     QNetworkReply *r = reply_;
     reply_ = nullptr;
@@ -216,7 +227,9 @@ void ActivityMonitor::dispatch(const QByteArray &data) {
         backoffMs_ = 0;
         firstEvent_.stop();
         setConnected(true);
+        catchUp_.start(url_, authorization_, directories_);
     }
+    rememberDirectory(e->directory);
     const policy::Activity before = activity_;
     activity_ = policy::applyActivityEvent(activity_, *e, t, config_.limits);
     emit alive(t);
@@ -224,6 +237,26 @@ void ActivityMonitor::dispatch(const QByteArray &data) {
         before.tools.size() != activity_.tools.size() ||
         e->kind == policy::ActivityEventKind::Connected)
         emit activityChanged();
+}
+
+void ActivityMonitor::rememberDirectory(const std::string &directory) {
+    if (directory.empty()) return;
+    const QString d = QString::fromStdString(directory);
+    if (!directories_.isEmpty() && directories_.front() == d) return;
+    directories_.removeAll(d);
+    directories_.prepend(d);
+    while (directories_.size() > config_.maxDirectories)
+        directories_.removeLast();
+}
+
+void ActivityMonitor::onCaughtUp(const policy::ActivitySnapshot &snapshot,
+                                 const QStringList &directories, const QString &error) {
+    for (auto it = directories.rbegin(); it != directories.rend(); ++it)
+        if (!directories_.contains(*it) && directories_.size() < config_.maxDirectories)
+            directories_.append(*it);
+    catchUpError_ = error;
+    activity_ = policy::applyActivitySnapshot(activity_, snapshot, now(), config_.limits);
+    emit activityChanged(); // caughtUp() changed, and perhaps what runs
 }
 
 void ActivityMonitor::onFinished() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "policy/activity.h"
+#include "service/activity_catch_up.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -39,6 +40,8 @@ public:
         // hang for good (seen in the e2e run under ASan: the stream never followed).
         int firstEventMs = 5000;
         policy::ActivityLimits limits;
+        // Directories remembered from the stream's events for the catch-up's questions.
+        int maxDirectories = 16;
     };
 
     explicit ActivityMonitor(Config config, QObject *parent = nullptr);
@@ -52,9 +55,14 @@ public:
 
     const policy::Activity &activity() const { return activity_; }
     bool connected() const { return connected_; }
+    // Connected, and what ran before the connect is known (the catch-up answered or failed).
+    bool caughtUp() const { return connected_ && !activity_.catchingUp; }
     QUrl url() const { return url_; } // empty: not following
     int reconnects() const { return reconnects_; }
     QString lastError() const { return lastError_; }
+    // Why the last catch-up learnt less than it asked (a 404 from a service without the
+    // routes, a timeout, an oversized answer); empty when every question was answered.
+    QString catchUpError() const { return catchUpError_; }
 
 signals:
     void activityChanged();
@@ -71,6 +79,9 @@ private:
     void scheduleRetry();
     void setConnected(bool c);
     void dispatch(const QByteArray &data);
+    void rememberDirectory(const std::string &directory);
+    void onCaughtUp(const policy::ActivitySnapshot &snapshot, const QStringList &directories,
+                    const QString &error);
     qint64 now() const { return config_.clock(); }
 
     Config config_;
@@ -82,10 +93,13 @@ private:
     QByteArray event_;  // data lines of the event being read
     QTimer retry_;
     QTimer firstEvent_; // the deadline of a new connection's first event
+    ActivityCatchUp catchUp_;
+    QStringList directories_; // where sessions of this service work, most recent first
     int backoffMs_ = 0;
     int reconnects_ = 0;
     bool connected_ = false;
     QString lastError_;
+    QString catchUpError_;
 };
 
 } // namespace tether

@@ -243,7 +243,7 @@ void Supervisor::refreshActivityStatus() {
     const policy::Activity &a = activity_->activity();
     const Ms now = config_.clock();
     ActivityStatus out;
-    out.followed = activity_->connected();
+    out.followed = activity_->caughtUp();
     out.busySessions = int(policy::busySessionCount(a));
     for (const policy::RunningTool &t : a.tools)
         out.runningTools.append(RunningToolStatus{q(t.session), q(t.tool), now - t.since});

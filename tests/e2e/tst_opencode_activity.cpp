@@ -131,9 +131,8 @@ class TstOpencodeActivity : public QObject {
                      qPrintable(home_->tetherLog()));
             return {};
         }
-        // opencode keeps no replay and Tether does not catch up yet: a tool call that starts
-        // before Tether follows the stream is seen at its next event only. Wait until it says it
-        // follows (a person sees "idle" then), as the scenarios are about what follows.
+        // "followed": the stream is connected and what ran before it is known (the catch-up);
+        // a person sees "idle" then.
         const auto follows = [](const QJsonObject &x) {
             return x.value(QLatin1String("activity"))
                 .toObject()
@@ -318,6 +317,49 @@ private slots:
                      },
                      30000, &s),
                  qPrintable(dumpStatus(s)));
+    }
+
+    // Tether quits (leaving the service, the default) while a tool call runs, and starts
+    // again: opencode replays nothing, so the new Tether asks it, shows the call with its age
+    // within seconds of adopting the service, and refuses a plain stop.
+    void toolCallRunningBeforeTetherStartsIsCaughtUp() {
+        QVERIFY(!bringUp(90).isEmpty());
+        QVERIFY(!startToolCall().isEmpty());
+        QJsonObject s;
+        if (!waitRunning(&s)) qWarning("%s", qPrintable(explain(s))); // QtTest truncates
+        QVERIFY(waitRunning(&s));
+        int rc = 0;
+        home_->cli({QStringLiteral("quit")}, &rc);
+        QCOMPARE(rc, 0);
+        QVERIFY(home_->tether->waitForFinished(20000));
+        const auto service = home_->service(servicePid_);
+        QVERIFY(service);
+        QCOMPARE(os::alive(*service), os::Liveness::Alive);
+
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(home_->startTether());
+        const auto caughtUp = [](const QJsonObject &x) {
+            return x.value(QLatin1String("activity"))
+                       .toObject()
+                       .value(QLatin1String("followed"))
+                       .toBool() &&
+                   !runningTool(x, kTool).isEmpty();
+        };
+        QVERIFY2(home_->waitFor(caughtUp, 20000, &s), qPrintable(explain(s)));
+        qInfo("the running tool call in status --json %lld ms after Tether started again",
+              clock.elapsed());
+        QCOMPARE(s.value(QLatin1String("pid")).toInteger(), servicePid_); // adopted, not replaced
+        // Its age is the service's: it ran before this Tether existed.
+        QVERIFY2(runningTool(s, kTool).value(QLatin1String("runningMs")).toInteger() >
+                     clock.elapsed(),
+                 qPrintable(dumpStatus(s)));
+        QByteArray said;
+        home_->cli({QStringLiteral("stop")}, &rc, 30000, &said);
+        QCOMPARE(rc, 3);
+        QVERIFY2(said.contains(kTool.toUtf8()), said.constData());
+        home_->cli({QStringLiteral("stop"), QStringLiteral("--force")}, &rc);
+        QCOMPARE(rc, 0);
     }
 
     // SIGSTOP beyond the recovery window during a tool call: Tether replaces the frozen

@@ -220,6 +220,8 @@ private slots:
             s.setValue(QStringLiteral("probe/timeoutMs"), 250);
             s.setValue(QStringLiteral("recovery/windowMs"), 2000); // heartbeats every 1 s
             s.setValue(QStringLiteral("recovery/graceMs"), 500);
+            // A quit stops the service here, so it interrupts tool calls as a stop does.
+            s.setValue(QStringLiteral("app/stopServiceOnQuit"), true);
         }
         tether_ = std::make_unique<QProcess>();
         tether_->setProcessEnvironment(env());
@@ -310,6 +312,27 @@ private slots:
         QVERIFY2(!cut.isEmpty(), QJsonDocument(s).toJson().constData());
         QCOMPARE(cut.at(0).toObject().value(QLatin1String("tool")).toString(), kTool);
         QVERIFY(tether::test::absentOrZombie(pid));
+    }
+
+    // With stopServiceOnQuit a quit is a stop: refused while a tool call runs, named, and
+    // Tether stays; --force quits and stops.
+    void aQuitThatStopsTheServiceNeedsForce() {
+        const qint64 pid = qint64(status().value(QLatin1String("pid")).toDouble());
+        QVERIFY(startTool(60));
+        QJsonObject s;
+        QVERIFY2(waitFor([](const QJsonObject &st) { return runningTools(st) == 1; }, 5000, &s),
+                 QJsonDocument(s).toJson().constData());
+        const Run refused = cli({QStringLiteral("quit")});
+        QCOMPARE(refused.exitCode, 3);
+        QVERIFY2(refused.err.contains(kTool.toUtf8()) && refused.err.contains("--force"),
+                 refused.err.constData());
+        QVERIFY(!tether_->waitForFinished(500)); // still there, and so is the service
+        QCOMPARE(qint64(status().value(QLatin1String("pid")).toDouble()), pid);
+
+        const Run forced = cli({QStringLiteral("quit"), QStringLiteral("--force")});
+        QCOMPARE(forced.exitCode, 0);
+        QVERIFY(tether_->waitForFinished(15000));
+        QTRY_VERIFY_WITH_TIMEOUT(tether::test::absentOrZombie(pid), 5000);
     }
 
     // A frozen service (SIGSTOP: no answer, no heartbeat) is replaced after the window even

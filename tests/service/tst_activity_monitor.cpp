@@ -19,11 +19,28 @@ public:
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         connect(&server, &QTcpServer::newConnection, this, [this] {
             while (QTcpSocket *s = server.nextPendingConnection()) {
-                ++connections;
                 connect(s, &QTcpSocket::readyRead, s, [this, s] {
-                    request += s->readAll();
-                    if (!request.contains("\r\n\r\n") || s->property("answered").toBool()) return;
+                    const QByteArray head = s->property("head").toByteArray() + s->readAll();
+                    s->setProperty("head", head);
+                    if (!head.contains("\r\n\r\n") || s->property("answered").toBool()) return;
                     s->setProperty("answered", true);
+                    const QByteArray target = head.mid(0, head.indexOf("\r\n")).split(' ').value(1);
+                    if (!target.startsWith("/global/event")) { // a catch-up's question
+                        asked << QString::fromUtf8(QByteArray::fromPercentEncoding(target));
+                        const QByteArray path = target.left(target.indexOf('?'));
+                        const QByteArray query =
+                            QByteArray::fromPercentEncoding(target.mid(path.size()));
+                        const QByteArray body = answers.value(path + query, answers.value(path));
+                        s->write((body.isNull() ? QByteArray("HTTP/1.1 404 No\r\n")
+                                                : QByteArray("HTTP/1.1 200 OK\r\n")) +
+                                 "Content-Type: application/json\r\nContent-Length: " +
+                                 QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" +
+                                 body);
+                        s->disconnectFromHost();
+                        return;
+                    }
+                    ++connections;
+                    request += head;
                     if (status != 200) {
                         s->write("HTTP/1.1 " + QByteArray::number(status) +
                                  " No\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
@@ -58,8 +75,12 @@ public:
 
     QTcpServer server;
     QPointer<QTcpSocket> socket;
-    QByteArray request;
-    int connections = 0;
+    QByteArray request;  // the stream requests' heads
+    int connections = 0; // stream connections
+    // The catch-up's questions (path?query, decoded) and the answers: by path and decoded query,
+    // else by path; 404 for anything else.
+    QStringList asked;
+    QHash<QByteArray, QByteArray> answers;
     int status = 200;
     int silentConnections = 0; // the first N connections answer but never send an event
 };
@@ -119,6 +140,73 @@ private slots:
         fake.send(toolPart("completed"));
         fake.send(kIdle);
         QTRY_VERIFY(!policy::isBusy(m->activity()));
+    }
+
+    // A tool call that started before Tether followed the stream (a Tether restart): the
+    // monitor asks the service, sees it at once with its age, and says it has caught up.
+    void workRunningBeforeTheConnectIsCaughtUp() {
+        FakeStream fake;
+        const qint64 startedAt = QDateTime::currentMSecsSinceEpoch() - 45000;
+        fake.answers.insert("/session",
+                            R"([{"id":"ses_A","directory":"/p","time":{"updated":5}}])");
+        fake.answers.insert("/session/status?directory=/p", R"({"ses_A":{"type":"busy"}})");
+        fake.answers.insert("/session/status", "{}"); // the service's own directory: nothing
+        fake.answers.insert(
+            "/session/ses_A/message",
+            R"([{"info":{"id":"m"},"parts":[{"id":"prt_1","sessionID":"ses_A","type":"tool","tool":"everything_trigger-long-running-operation","state":{"status":"running","time":{"start":)" +
+                QByteArray::number(startedAt) +
+                R"(}}},{"id":"prt_0","sessionID":"ses_A","type":"tool","tool":"read","state":{"status":"completed"}}]}])");
+        auto m = monitor();
+        m->follow(fake.url(), basicAuth(QStringLiteral("opencode"), QStringLiteral("pw")), "1@1");
+        QTRY_VERIFY(m->caughtUp());
+        QCOMPARE(m->activity().tools.size(), std::size_t(1));
+        QCOMPARE(m->activity().tools[0].tool,
+                 std::string("everything_trigger-long-running-operation"));
+        const std::string said = policy::describeActivity(m->activity(), clock);
+        QVERIFY2(
+            said == "busy: 1 session, tool everything_trigger-long-running-operation for 45 s" ||
+                said == "busy: 1 session, tool everything_trigger-long-running-operation for 46 s",
+            said.c_str());
+        QVERIFY2(fake.asked.contains(QStringLiteral("/session/status?directory=/p")),
+                 qPrintable(fake.asked.join(u' ')));
+        // The stream then ends it as any other call.
+        fake.send(toolPart("completed"));
+        fake.send(kIdle);
+        QTRY_VERIFY(!policy::isBusy(m->activity()));
+    }
+
+    // The directories the stream named are asked about on the next connect, even when the
+    // service's session list does not name them; a service without these routes (404) is
+    // still followed, and the catch-up ends.
+    void aReconnectAsksAboutTheDirectoriesTheStreamNamed() {
+        FakeStream fake;
+        auto m = monitor();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY(m->caughtUp()); // every question answered 404: nothing learnt, still followed
+        QVERIFY(!policy::isBusy(m->activity()));
+        fake.send(kBusy); // directory /p
+        QTRY_VERIFY(policy::isBusy(m->activity()));
+        fake.answers.insert("/session/status?directory=/p", R"({"ses_A":{"type":"busy"}})");
+        fake.answers.insert("/session/ses_A/message", "[]");
+        fake.asked.clear();
+        fake.close();
+        QTRY_VERIFY(!m->connected());
+        QTRY_VERIFY(m->caughtUp());
+        QVERIFY2(fake.asked.contains(QStringLiteral("/session/status?directory=/p")),
+                 qPrintable(fake.asked.join(u' ')));
+        QCOMPARE(policy::busySessionCount(m->activity()), std::size_t(1)); // learnt again
+    }
+
+    // A hostile answer cannot grow Tether's memory: over the cap it is dropped, and the
+    // catch-up ends with what it has.
+    void anOversizedAnswerIsDropped() {
+        FakeStream fake;
+        fake.answers.insert("/session", "[" + QByteArray(9 * 1024 * 1024, ' ') + "]");
+        auto m = monitor();
+        m->follow(fake.url(), {}, "1@1");
+        QTRY_VERIFY_WITH_TIMEOUT(m->caughtUp(), 10000);
+        QVERIFY2(m->catchUpError().contains(QStringLiteral("more than")),
+                 qPrintable(m->catchUpError()));
     }
 
     void aHeartbeatIsProofOfLife() {

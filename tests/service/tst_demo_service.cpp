@@ -1278,6 +1278,12 @@ void TestDemoService::toolCallEventsAndSessionStatus() {
     };
     QCOMPARE(toolState(), QStringLiteral("everything_trigger-long-running-operation running"));
     QCOMPARE(http(port, "GET", "/session/ses_nope/message").status, 404);
+    // GET /session lists it with its directory: how a client that (re)connects learns which
+    // directories to ask /session/status about.
+    const QJsonArray sessions = QJsonDocument::fromJson(http(port, "GET", "/session").body).array();
+    QCOMPARE(sessions.size(), 1);
+    QCOMPARE(sessions.first().toObject().value("id").toString(), session);
+    QCOMPARE(sessions.first().toObject().value("directory").toString(), dirText);
 
     QTRY_VERIFY_WITH_TIMEOUT(stream.count(QStringLiteral("session.idle")) == 1, 15000);
     QCOMPARE(http(port, "GET", "/session/status?directory=" + dir).body, QByteArray("{}"));

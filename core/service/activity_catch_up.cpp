@@ -1,0 +1,193 @@
+#include "service/activity_catch_up.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QUrlQuery>
+#include <algorithm>
+
+namespace tether {
+
+QStringList parseSessionDirectories(const QByteArray &body, int max) {
+    const QJsonArray sessions = QJsonDocument::fromJson(body).array();
+    QList<QPair<qint64, QString>> byTime;
+    for (const QJsonValue &v : sessions) {
+        const QJsonObject s = v.toObject();
+        const QString dir = s.value(QLatin1String("directory")).toString();
+        if (dir.isEmpty()) continue;
+        const QJsonObject time = s.value(QLatin1String("time")).toObject();
+        const qint64 updated =
+            qint64(time.value(QLatin1String("updated"))
+                       .toDouble(time.value(QLatin1String("created")).toDouble()));
+        byTime.append({updated, dir});
+    }
+    std::stable_sort(byTime.begin(), byTime.end(),
+                     [](const auto &a, const auto &b) { return a.first > b.first; });
+    QStringList out;
+    for (const auto &entry : byTime) {
+        if (out.size() >= max) break;
+        if (!out.contains(entry.second)) out << entry.second;
+    }
+    return out;
+}
+
+QStringList parseBusySessions(const QByteArray &body) {
+    const QJsonObject all = QJsonDocument::fromJson(body).object();
+    QStringList out;
+    for (auto it = all.begin(); it != all.end(); ++it) {
+        const QString type = it.value().toObject().value(QLatin1String("type")).toString();
+        if (!it.key().isEmpty() && !type.isEmpty() && type != QLatin1String("idle"))
+            out << it.key();
+    }
+    return out;
+}
+
+std::vector<policy::ActivitySnapshotTool>
+parseOpenToolParts(const QByteArray &body, const QString &session, qint64 wallNowMs) {
+    std::vector<policy::ActivitySnapshotTool> out;
+    for (const QJsonValue &m : QJsonDocument::fromJson(body).array()) {
+        for (const QJsonValue &p : m.toObject().value(QLatin1String("parts")).toArray()) {
+            const QJsonObject part = p.toObject();
+            if (part.value(QLatin1String("type")).toString() != QLatin1String("tool")) continue;
+            const QJsonObject state = part.value(QLatin1String("state")).toObject();
+            const QString status = state.value(QLatin1String("status")).toString();
+            if (status != QLatin1String("pending") && status != QLatin1String("running")) continue;
+            const QString id = part.value(QLatin1String("id")).toString();
+            if (id.isEmpty()) continue;
+            const QString partSession = part.value(QLatin1String("sessionID")).toString();
+            if (!partSession.isEmpty() && partSession != session) continue;
+            const double start = state.value(QLatin1String("time"))
+                                     .toObject()
+                                     .value(QLatin1String("start"))
+                                     .toDouble(-1);
+            // A start in the future (clocks apart) or none (pending) counts as just now.
+            const qint64 ran = start > 0 ? std::max<qint64>(0, wallNowMs - qint64(start)) : 0;
+            out.push_back({session.toStdString(), id.toStdString(),
+                           part.value(QLatin1String("tool")).toString().toStdString(), ran});
+        }
+    }
+    return out;
+}
+
+ActivityCatchUp::ActivityCatchUp(Config config, QObject *parent)
+    : QObject(parent)
+    , config_(std::move(config)) {
+    if (!config_.wallClock) config_.wallClock = [] { return QDateTime::currentMSecsSinceEpoch(); };
+}
+
+ActivityCatchUp::~ActivityCatchUp() {
+    cancel();
+}
+
+void ActivityCatchUp::cancel() {
+    const QList<QPointer<QNetworkReply>> replies = std::exchange(pending_, {});
+    for (const QPointer<QNetworkReply> &r : replies) {
+        if (!r) continue;
+        r->disconnect(this);
+        r->abort();
+        r->deleteLater();
+    }
+}
+
+void ActivityCatchUp::start(const QUrl &base, const QByteArray &authorization,
+                            const QStringList &known) {
+    cancel();
+    base_ = base;
+    authorization_ = authorization;
+    directories_ = known.mid(0, config_.maxDirectories);
+    statusAsked_ = false;
+    snapshot_ = {};
+    busy_.clear();
+    error_.clear();
+    get(Step::Sessions, QStringLiteral("/session"), {}, {});
+}
+
+void ActivityCatchUp::get(Step step, const QString &path, const QString &directory,
+                          const QString &session) {
+    QUrl url = base_.resolved(QUrl(path));
+    QUrlQuery query;
+    if (!directory.isEmpty()) query.addQueryItem(QStringLiteral("directory"), directory);
+    if (step == Step::Sessions) // the most recently updated first (opencode's order)
+        query.addQueryItem(QStringLiteral("limit"), QString::number(4 * config_.maxDirectories));
+    if (step == Step::Messages)
+        query.addQueryItem(QStringLiteral("limit"), QString::number(config_.messageLimit));
+    url.setQuery(query);
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    request.setTransferTimeout(config_.requestTimeoutMs);
+    if (!authorization_.isEmpty()) request.setRawHeader("Authorization", authorization_);
+    QNetworkReply *reply = config_.nam->get(request);
+    pending_.append(reply);
+    connect(reply, &QNetworkReply::downloadProgress, this, [this, reply](qint64 received, qint64) {
+        if (received <= config_.maxBodyBytes) return;
+        if (error_.isEmpty())
+            error_ = QStringLiteral("%1 answered more than %2 bytes")
+                         .arg(reply->url().path())
+                         .arg(config_.maxBodyBytes);
+        reply->abort(); // finished() follows, with the error
+    });
+    connect(reply, &QNetworkReply::finished, this,
+            [=] { onReply(reply, step, directory, session); });
+}
+
+void ActivityCatchUp::onReply(QNetworkReply *reply, Step step, const QString &directory,
+                              const QString &session) {
+    pending_.removeAll(reply);
+    reply->deleteLater();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool ok = reply->error() == QNetworkReply::NoError && status == 200;
+    const QByteArray body = ok ? reply->readAll() : QByteArray();
+    if (!ok && error_.isEmpty())
+        error_ = QStringLiteral("%1: %2").arg(reply->url().path(),
+                                              status ? QStringLiteral("HTTP %1").arg(status)
+                                                     : reply->errorString());
+    switch (step) {
+    case Step::Sessions:
+        for (const QString &d : parseSessionDirectories(body, config_.maxDirectories))
+            if (!directories_.contains(d) && directories_.size() < config_.maxDirectories)
+                directories_ << d;
+        askStatus();
+        break;
+    case Step::Status:
+        for (const QString &id : parseBusySessions(body)) {
+            const bool known = std::any_of(busy_.begin(), busy_.end(),
+                                           [&](const auto &b) { return b.first == id; });
+            if (known || busy_.size() >= config_.maxSessions) continue;
+            busy_.append({id, directory});
+            snapshot_.busySessions.push_back(id.toStdString());
+            get(Step::Messages,
+                QStringLiteral("/session/%1/message")
+                    .arg(QString::fromLatin1(QUrl::toPercentEncoding(id))),
+                directory, id);
+        }
+        break;
+    case Step::Messages:
+        for (policy::ActivitySnapshotTool &t :
+             parseOpenToolParts(body, session, config_.wallClock()))
+            snapshot_.tools.push_back(std::move(t));
+        break;
+    }
+    maybeFinish();
+}
+
+// Each directory's status, and the service's own directory (no parameter): opencode answers
+// /session/status per directory only.
+void ActivityCatchUp::askStatus() {
+    statusAsked_ = true;
+    get(Step::Status, QStringLiteral("/session/status"), {}, {});
+    for (const QString &d : directories_)
+        get(Step::Status, QStringLiteral("/session/status"), d, {});
+}
+
+void ActivityCatchUp::maybeFinish() {
+    if (!statusAsked_ || !pending_.isEmpty()) return;
+    emit finished(snapshot_, directories_, error_);
+}
+
+} // namespace tether
