@@ -264,7 +264,15 @@ void World::die(Pid pid, const char *why) {
     const Proc *parent = proc(p.ppid);
     const bool parentLive = parent && parent->alive();
     push(worldQ_, now_ + (parentLive ? 1 : 150), KReap, pid, 0, p.start);
-    if (p.role != Role::Service || p.lineage < 0) return;
+    if (p.role != Role::Service || p.lineage < 0) {
+        // A decoy Tether took for its service (it answered on the port): its exit watch tells.
+        const bool trackedDecoy = exec_ && exec_->state().svc &&
+                                  exec_->state().svc->id.pid == pid &&
+                                  exec_->state().svc->id.startTime == p.start;
+        if (trackedDecoy && opt_.adoptedExitNotice)
+            push(execQ_, now_ + opt_.exitNoticeLatency, KExitNotice, pid, 0, p.start);
+        return;
+    }
     ServiceRec &rec = services_[std::size_t(p.lineage)];
     rec.dead = true;
     const bool tracked = exec_ && exec_->state().svc && exec_->state().svc->id.pid == pid &&
@@ -644,6 +652,9 @@ void World::onTrackedChange() {
     const os::Identity id = s.svc ? s.svc->id : os::Identity{};
     if (id == tracked_) return;
     tracked_ = id;
+    if (opt_.collectLog)
+        log_.push_back("  tracking pid " + std::to_string(id.pid) + " (start " +
+                       std::to_string(id.startTime) + ")");
     anchorExec_ = execNow();
     creditExec_ = anchorExec_;
     anchorOrder_ = ++order_;
