@@ -4,6 +4,7 @@
 #include "settings/storage.h"
 #include "shell/runtime.h"
 #include "tray/tray_menu_model.h"
+#include "ui/consent_dialog.h"
 #include "ui/orphan_dialog.h"
 #include "ui/settings_dialog.h"
 #include "ui/status_window.h"
@@ -140,9 +141,7 @@ void TrayApp::buildMenu() {
 bool TrayApp::consents(const QString &action) {
     const QString question = consentQuestion(runtime_->supervisor()->status(), action);
     if (question.isEmpty()) return true;
-    return QMessageBox::question(nullptr, tr("Interrupt running tool calls?"), question,
-                                 QMessageBox::Yes | QMessageBox::Cancel,
-                                 QMessageBox::Cancel) == QMessageBox::Yes;
+    return ui::confirmInterruption(nullptr, action, question);
 }
 
 void TrayApp::refresh() {

@@ -47,11 +47,13 @@ QString consentQuestion(const ServiceStatus &st, const QString &action) {
         tools << tr("%1 (session %2, running for %3)")
                      .arg(t.tool.isEmpty() ? tr("an unnamed tool") : t.tool, t.session,
                           ui::durationText(t.runningMs));
-    return QCoreApplication::translate(
-               "tether",
-               "%1 now? The service is running %n tool call(s), which will be interrupted:\n\n%2",
-               nullptr, int(tools.size()))
-        .arg(action, tools.join(QLatin1Char('\n')));
+    // Spelt out: without a translator Qt leaves "call(s)" as written.
+    const QString list = tools.join(QLatin1Char('\n'));
+    if (tools.size() == 1)
+        return tr("%1 now? The service is running a tool call, which will be interrupted:\n\n%2")
+            .arg(action, list);
+    return tr("%1 now? The service is running %2 tool calls, which will be interrupted:\n\n%3")
+        .arg(action, QString::number(tools.size()), list);
 }
 
 TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {

@@ -200,7 +200,7 @@ private slots:
                  qPrintable(ask));
         QVERIFY(ask.contains(QStringLiteral("ses_1")));
         QVERIFY(ask.startsWith(QStringLiteral("Stop now?")));
-        QVERIFY(ask.contains(QStringLiteral("1 tool call")));
+        QVERIFY(ask.contains(QStringLiteral("running a tool call,")));
         // Idle: no question, the stop goes ahead as before.
         QVERIFY(consentQuestion(statusIn(State::Healthy), QStringLiteral("Stop")).isEmpty());
         ServiceStatus idle = statusIn(State::Healthy);

@@ -1,0 +1,37 @@
+#include "ui/consent_dialog.h"
+
+#include <QCoreApplication>
+#include <QMessageBox>
+#include <QPushButton>
+
+namespace tether::ui {
+
+namespace {
+QString tr(const char *text) {
+    return QCoreApplication::translate("ConsentDialog", text);
+}
+} // namespace
+
+QMessageBox *newConsentDialog(QWidget *parent, const QString &action, const QString &question) {
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Interrupt running tool calls?"), question,
+                                QMessageBox::NoButton, parent);
+    box->setObjectName(QStringLiteral("consentDialog"));
+    QPushButton *go = box->addButton(tr("%1 anyway").arg(action), QMessageBox::DestructiveRole);
+    go->setObjectName(QStringLiteral("goAhead"));
+    QPushButton *keep = box->addButton(tr("Keep it running"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepRunning"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    return box;
+}
+
+bool confirmInterruption(QWidget *parent, const QString &action, const QString &question) {
+    QMessageBox *box = newConsentDialog(parent, action, question);
+    box->exec();
+    const bool go =
+        box->clickedButton() && box->clickedButton()->objectName() == QLatin1String("goAhead");
+    delete box;
+    return go;
+}
+
+} // namespace tether::ui
