@@ -607,7 +607,9 @@ void TestOsLinux::parsesAwkwardNameAndArgvExactly() {
     QVERIFY(inSnap.has_value());
     QCOMPARE(inSnap->startTime, l.info.startTime);
     QCOMPARE(inSnap->argv, expected);
+#ifdef __linux__ // the kernel's own word for the name the stat parser had to get past
     QCOMPARE(readFile(QString("/proc/%1/comm").arg(h.pid())), QByteArray("my proc) x\n"));
+#endif
 }
 
 void TestOsLinux::snapshotDescribesThisProcess() {

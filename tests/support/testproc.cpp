@@ -56,7 +56,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#ifdef __linux__
 #include <sys/prctl.h>
+#endif
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -297,7 +299,9 @@ void say(const std::string &line) {
 
 // Called in every process this program creates, right after it starts.
 void becomeSelf() {
+#ifdef __linux__
     if (gPdeathsig) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif // elsewhere (macOS) nothing ties it to its parent: --timeout ends it
     std::snprintf(gPidPrefix, sizeof gPidPrefix, "%ld ", static_cast<long>(::getpid()));
 }
 
