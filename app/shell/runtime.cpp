@@ -1,6 +1,7 @@
 #include "shell/runtime.h"
 
 #include "service/log_rotation.h"
+#include "service/login_path.h"
 #include "service/registration.h"
 #include "settings/autostart.h"
 #include "settings/storage.h"
@@ -67,6 +68,14 @@ Runtime::Init Runtime::init(QString *error) {
     for (const QString &w : settings_.warnings)
         writeLog(QStringLiteral("settings: ") + w);
 
+    // Once, before opencode is looked for: Finder and launchd give a bare PATH (macOS).
+    servicePath_ = resolveServicePath(loginShellPathEnabled(), LoginShellQuery{loginShell()});
+    applyServicePath(servicePath_);
+    writeLog(QStringLiteral("service PATH (%1): %2%3")
+                 .arg(servicePath_.source, servicePath_.value,
+                      servicePath_.note.isEmpty() ? QString()
+                                                  : QStringLiteral("; ") + servicePath_.note));
+
     wake_ = new WakeWatcher(this);
     writeLog(
         wake_->activeSources().isEmpty()
@@ -99,6 +108,7 @@ void Runtime::makeSupervisor(const Settings &s) {
     config.profileError = resolved.error;
     config.registrationPath = registrationPath();
     config.serviceLogPath = storage::logsDir() + QStringLiteral("/service.log");
+    config.servicePath = servicePath_;
     mcp_.reset();
     supervisor_ = std::make_unique<Supervisor>(config);
     connect(supervisor_.get(), &Supervisor::logLine, this, &Runtime::writeLog);
