@@ -402,8 +402,15 @@ std::string netError(const char *what) {
 
 using Socket = int;
 
+// Close-on-exec set after the call: macOS has neither SOCK_CLOEXEC nor pipe2, and this program
+// is single-threaded, so no exec can come in between.
+int closeOnExec(int fd) {
+    if (fd >= 0) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
 Socket openStreamSocket(int family) {
-    const int s = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int s = closeOnExec(::socket(family, SOCK_STREAM, 0));
     if (s < 0) fail(netError("socket"));
     return s;
 }
@@ -437,7 +444,9 @@ pid_t forkChild() {
 
 [[noreturn]] void modeZombie() {
     int pipeFds[2];
-    if (::pipe2(pipeFds, O_CLOEXEC) != 0) fail("pipe");
+    if (::pipe(pipeFds) != 0) fail("pipe");
+    closeOnExec(pipeFds[0]);
+    closeOnExec(pipeFds[1]);
     const pid_t child = forkChild();
     if (child == 0) {
         ::close(pipeFds[1]);
@@ -457,7 +466,9 @@ pid_t forkChild() {
 
 [[noreturn]] void modeSetsidChild() {
     int pipeFds[2];
-    if (::pipe2(pipeFds, O_CLOEXEC) != 0) fail("pipe");
+    if (::pipe(pipeFds) != 0) fail("pipe");
+    closeOnExec(pipeFds[0]);
+    closeOnExec(pipeFds[1]);
     const pid_t child = forkChild();
     if (child == 0) {
         ::setsid();
