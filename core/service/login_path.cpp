@@ -33,9 +33,10 @@ std::optional<QString> extractMarkedPath(const QByteArray &output) {
 }
 
 QString mergePath(const QString &login, const QString &inherited) {
-    QStringList dirs = login.split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    for (const QString &dir : inherited.split(QLatin1Char(':'), Qt::SkipEmptyParts))
-        if (!dirs.contains(dir)) dirs << dir;
+    QStringList dirs;
+    for (const QString &dir :
+         (login + QLatin1Char(':') + inherited).split(QLatin1Char(':'), Qt::SkipEmptyParts))
+        if (!dirs.contains(dir)) dirs << dir; // rc files that add a directory twice, too
     return dirs.join(QLatin1Char(':'));
 }
 

@@ -74,6 +74,7 @@ private slots:
         QCOMPARE(mergePath("/opt/homebrew/bin:/usr/bin:/bin", "/usr/bin:/bin:/usr/sbin:/sbin"),
                  QStringLiteral("/opt/homebrew/bin:/usr/bin:/bin:/usr/sbin:/sbin"));
         QCOMPARE(mergePath("/a::/b", ""), QStringLiteral("/a:/b"));
+        QCOMPARE(mergePath("/c:/a:/c", "/a:/d"), QStringLiteral("/c:/a:/d"));
     }
 
     void asksAnInteractiveLoginShellFirst() {
