@@ -20,6 +20,7 @@
 #include <sys/proc_info.h>
 #include <sys/sysctl.h>
 #include <sys/time.h>
+#include <unistd.h> // close()
 
 #include <algorithm>
 #include <cerrno>
