@@ -4,6 +4,7 @@
 #include "service/login_path.h"
 #include "service/registration.h"
 #include "settings/autostart.h"
+#include "settings/autostart_entries.h"
 #include "settings/storage.h"
 
 #include <QCoreApplication>
@@ -75,6 +76,11 @@ Runtime::Init Runtime::init(QString *error) {
                  .arg(servicePath_.source, servicePath_.value,
                       servicePath_.note.isEmpty() ? QString()
                                                   : QStringLiteral("; ") + servicePath_.note));
+
+    // A start-at-login entry would not survive the next login from here (macOS): say so early.
+    const QString moveAdvice = autostart::moveToApplicationsAdvice(
+        autostart::classifyLaunchLocation(QCoreApplication::applicationFilePath()));
+    if (!moveAdvice.isEmpty()) writeLog(moveAdvice);
 
     wake_ = new WakeWatcher(this);
     writeLog(
