@@ -1,8 +1,10 @@
 #include "shell/runtime.h"
 
 #include "service/log_rotation.h"
+#include "service/login_path.h"
 #include "service/registration.h"
 #include "settings/autostart.h"
+#include "settings/autostart_entries.h"
 #include "settings/storage.h"
 
 #include <QCoreApplication>
@@ -67,6 +69,19 @@ Runtime::Init Runtime::init(QString *error) {
     for (const QString &w : settings_.warnings)
         writeLog(QStringLiteral("settings: ") + w);
 
+    // Once, before opencode is looked for: Finder and launchd give a bare PATH (macOS).
+    servicePath_ = resolveServicePath(loginShellPathEnabled(), LoginShellQuery{loginShell()});
+    applyServicePath(servicePath_);
+    writeLog(QStringLiteral("service PATH (%1): %2%3")
+                 .arg(servicePath_.source, servicePath_.value,
+                      servicePath_.note.isEmpty() ? QString()
+                                                  : QStringLiteral("; ") + servicePath_.note));
+
+    // A start-at-login entry would not survive the next login from here (macOS): say so early.
+    const QString moveAdvice = autostart::moveToApplicationsAdvice(
+        autostart::classifyLaunchLocation(QCoreApplication::applicationFilePath()));
+    if (!moveAdvice.isEmpty()) writeLog(moveAdvice);
+
     wake_ = new WakeWatcher(this);
     writeLog(
         wake_->activeSources().isEmpty()
@@ -99,6 +114,7 @@ void Runtime::makeSupervisor(const Settings &s) {
     config.profileError = resolved.error;
     config.registrationPath = registrationPath();
     config.serviceLogPath = storage::logsDir() + QStringLiteral("/service.log");
+    config.servicePath = servicePath_;
     mcp_.reset();
     supervisor_ = std::make_unique<Supervisor>(config);
     connect(supervisor_.get(), &Supervisor::logLine, this, &Runtime::writeLog);

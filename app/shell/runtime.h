@@ -86,6 +86,7 @@ private:
     WakeWatcher *wake_ = nullptr;
     bool shuttingDown_ = false;
     LoadedSettings settings_;
+    ServicePath servicePath_; // resolved once at start (service/login_path.h)
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<mcp::McpMonitor> mcp_; // observes supervisor_: destroyed first
     control::ControlServer *control_ = nullptr;

@@ -3,6 +3,7 @@
 #include "settings/autostart.h"
 #include "settings/storage.h"
 #include "shell/runtime.h"
+#include "tray/tray_click.h"
 #include "tray/tray_menu_model.h"
 #include "ui/consent_dialog.h"
 #include "ui/orphan_dialog.h"
@@ -58,7 +59,8 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     buildMenu();
     icon_.setContextMenu(&menu_);
     connect(&icon_, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason r) {
-        if (r == QSystemTrayIcon::Trigger || r == QSystemTrayIcon::DoubleClick) showStatusWindow();
+        if (trayClickAction(currentTrayPlatform(), r) == TrayClick::OpenStatusWindow)
+            showStatusWindow();
     });
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
     connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice);

@@ -137,9 +137,12 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
 LoginMenuItem loginMenuItem(const AutostartStatus &status) {
     using State = AutostartStatus::State;
     LoginMenuItem item;
-    item.text = status.state == State::DisabledBySystem
-                    ? tr("Start at login (disabled in Windows Settings)")
-                    : tr("Start at login");
+#ifdef Q_OS_MACOS
+    const QString disabledBySystem = tr("Start at login (off in System Settings)");
+#else
+    const QString disabledBySystem = tr("Start at login (disabled in Windows Settings)");
+#endif
+    item.text = status.state == State::DisabledBySystem ? disabledBySystem : tr("Start at login");
     item.checked = status.state == State::On;
     item.enabled = status.state == State::On || status.state == State::Off ||
                    status.state == State::DisabledBySystem;

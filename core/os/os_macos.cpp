@@ -20,6 +20,7 @@
 #include <sys/proc_info.h>
 #include <sys/sysctl.h>
 #include <sys/time.h>
+#include <unistd.h> // close()
 
 #include <algorithm>
 #include <cerrno>
@@ -36,14 +37,27 @@ std::string pathOf(Pid pid) {
     return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
+// kern.argmax (1 MiB on current macOS), read once: the most KERN_PROCARGS2 can return.
+std::size_t argMax() {
+    static const std::size_t max = [] {
+        int argmax = 0;
+        std::size_t size = sizeof argmax;
+        int mib[2] = {CTL_KERN, KERN_ARGMAX};
+        return sysctl(mib, 2, &argmax, &size, nullptr, 0) == 0 && argmax > 0
+                   ? static_cast<std::size_t>(argmax)
+                   : std::size_t(0);
+    }();
+    return max;
+}
+
 // KERN_PROCARGS2: int argc, the exec path, NUL padding, then argc NUL-terminated strings.
+// One buffer per thread, allocated once: a refresh reads many processes' argv, and a fresh
+// megabyte for each was most of what a snapshot cost.
 std::vector<std::string> argvOf(Pid pid) {
-    int argmax = 0;
-    std::size_t size = sizeof argmax;
-    int mibMax[2] = {CTL_KERN, KERN_ARGMAX};
-    if (sysctl(mibMax, 2, &argmax, &size, nullptr, 0) != 0 || argmax <= 0) return {};
-    std::vector<char> buf(static_cast<std::size_t>(argmax));
-    size = buf.size();
+    static thread_local std::vector<char> buf;
+    if (buf.empty()) buf.resize(argMax());
+    if (buf.empty()) return {};
+    std::size_t size = buf.size();
     int mib[3] = {CTL_KERN, KERN_PROCARGS2, static_cast<int>(pid)};
     if (sysctl(mib, 3, buf.data(), &size, nullptr, 0) != 0 || size < sizeof(int)) return {};
     int argc = 0;
@@ -91,8 +105,24 @@ RunState stateOf(std::uint32_t status) {
     }
 }
 
+// What a snapshot reads of each process: the BSD info alone (pid, ppid, group, state, start
+// time: enough to find a tree), or also the executable, argv, memory and CPU.
+enum class Detail { Tree, Full };
+
+void readDetails(ProcessInfo &p) {
+    if (p.state == RunState::Zombie) return; // a zombie has no image, arguments or memory left
+    p.executable = pathOf(p.pid);
+    p.argv = argvOf(p.pid);
+    proc_taskinfo task{};
+    if (proc_pidinfo(static_cast<int>(p.pid), PROC_PIDTASKINFO, 0, &task, sizeof task) ==
+        static_cast<int>(sizeof task)) {
+        p.rssKiB = task.pti_resident_size / 1024;
+        p.cpuTimeMs = machToMs(task.pti_total_user + task.pti_total_system);
+    }
+}
+
 // The BSD info works for zombies too (the kernel looks them up for this flavour).
-Lookup lookup(Pid pid) {
+Lookup lookup(Pid pid, Detail detail = Detail::Full) {
     Lookup l;
     proc_bsdinfo bsd{};
     errno = 0;
@@ -112,16 +142,7 @@ Lookup lookup(Pid pid) {
     p.pgid = bsd.pbi_pgid;
     p.state = stateOf(bsd.pbi_status);
     p.startTime = std::uint64_t(bsd.pbi_start_tvsec) * 1000000u + bsd.pbi_start_tvusec;
-    if (p.state != RunState::Zombie) { // a zombie has no image, arguments or memory left
-        p.executable = pathOf(pid);
-        p.argv = argvOf(pid);
-        proc_taskinfo task{};
-        if (proc_pidinfo(static_cast<int>(pid), PROC_PIDTASKINFO, 0, &task, sizeof task) ==
-            static_cast<int>(sizeof task)) {
-            p.rssKiB = task.pti_resident_size / 1024;
-            p.cpuTimeMs = machToMs(task.pti_total_user + task.pti_total_system);
-        }
-    }
+    if (detail == Detail::Full) readDetails(p);
     l.status = Lookup::Status::Found;
     return l;
 }
@@ -183,6 +204,25 @@ std::vector<ProcessInfo> snapshot() {
             out.push_back(std::move(l.info)); // vanished or unreadable: skipped
     }
     return out;
+}
+
+// The refresh's view (MCP rows of the service's tree): every process's BSD info to find the
+// tree, then argv and the rest for the tree's members only, not for every same-user process.
+std::vector<ProcessInfo> snapshotTree(Pid root) {
+    std::vector<ProcessInfo> all;
+    if (root <= 0) return all;
+    for (Pid pid : allPids()) {
+        Lookup l = lookup(pid, Detail::Tree);
+        if (l.status == Lookup::Status::Found) all.push_back(std::move(l.info));
+    }
+    const std::vector<Pid> below = descendants(root, all);
+    std::vector<ProcessInfo> tree;
+    for (ProcessInfo &p : all)
+        if (p.pid == root || std::find(below.begin(), below.end(), p.pid) != below.end()) {
+            readDetails(p);
+            tree.push_back(std::move(p));
+        }
+    return tree;
 }
 
 Lookup inspect(Pid pid) {

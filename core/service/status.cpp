@@ -83,6 +83,9 @@ QJsonObject ServiceStatus::toJson() const {
         {QStringLiteral("lastInterrupted"), interrupted},
         {QStringLiteral("lastInterruptedAt"),
          lastInterrupted.at.isValid() ? lastInterrupted.at.toString(Qt::ISODateWithMs) : QString()},
+        {QStringLiteral("servicePath"), QJsonObject{{QStringLiteral("source"), servicePath.source},
+                                                    {QStringLiteral("value"), servicePath.value},
+                                                    {QStringLiteral("note"), servicePath.note}}},
     };
 }
 

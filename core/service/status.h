@@ -5,6 +5,7 @@
 #include "policy/dialect.h"
 #include "policy/notice.h"
 #include "policy/state.h"
+#include "service/login_path.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -83,6 +84,7 @@ struct ServiceStatus {
     QList<OrphanStatus> orphans;
     ActivityStatus activity;
     InterruptedStatus lastInterrupted; // what the last replacement or forced stop cut short
+    ServicePath servicePath;           // the PATH the service was given, and where it came from
 
     QJsonObject toJson() const;
 };

@@ -157,6 +157,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
     status_.profile = config_.profile.dialect;
     status_.port = quint16(config_.profile.port);
     status_.installedVersion = config_.profile.installedVersion;
+    status_.servicePath = config_.servicePath;
     ports_ = std::make_unique<Ports>(this);
     exec_ = std::make_unique<supervision::Executor>(
         machineConfig(config_),

@@ -50,6 +50,7 @@ public:
         QString profileError;          // non-empty: the profile cannot run; start() fails with it
         QString registrationPath;      // Tether's registration of the service it started
         QString serviceLogPath;        // the service's stdout and stderr are appended here
+        ServicePath servicePath;       // shown in the status; already in Tether's environment
         std::function<qint64()> clock; // monotonic milliseconds; default: a steady clock
     };
 

@@ -34,6 +34,11 @@ struct AutostartStatus {
     QString location;       // the file, or the registry key and value name
     QString foreignProgram; // State::Foreign: what that entry starts
     QString error;          // State::Error: why
+    // State::Off: the entry starts an older copy of Tether (macOS: the DMG, a translocated or
+    // renamed copy); enable() points it at this one.
+    QString staleProgram;
+    // What the person should do first (macOS: move Tether to Applications); empty when nothing.
+    QString advice;
 };
 
 class Autostart {
@@ -75,6 +80,12 @@ std::unique_ptr<Autostart> makeXdgAutostart(const QString &configDir, const QStr
 // macOS: <agentsDir>/<kAppId>.plist (agentsDir: ~/Library/LaunchAgents).
 std::unique_ptr<Autostart> makeLaunchAgentAutostart(const QString &agentsDir,
                                                     const QString &program);
+#if defined(Q_OS_MACOS)
+// macOS 13+: the app as a login item (SMAppService.mainApp), the state macOS reports (switched
+// off in Login Items: DisabledBySystem); the LaunchAgent in agentsDir before 13 or when
+// registering fails. Objective-C++ (autostart_macos.mm), written against Apple's docs.
+std::unique_ptr<Autostart> makeLoginItemAutostart(const QString &agentsDir, const QString &program);
+#endif
 // Windows: value "Tether" under the Run key, read through QSettings. `store` is the registry
 // path with NativeFormat on Windows; any QSettings file elsewhere (the tests use an INI file).
 // `approval` (may be null: no such flags) is the StartupApproved flag of that value.

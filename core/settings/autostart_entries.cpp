@@ -111,6 +111,38 @@ QString programOfLaunchAgent(const QByteArray &plist) {
     return program.isEmpty() ? firstArgument : program;
 }
 
+LaunchLocation classifyLaunchLocation(const QString &program) {
+    const QString path = QDir::cleanPath(program);
+    if (path.contains(QLatin1String("/AppTranslocation/"))) return LaunchLocation::Translocated;
+    if (path.startsWith(QLatin1String("/Volumes/"))) return LaunchLocation::DiskImage;
+    return LaunchLocation::Stable;
+}
+
+QString moveToApplicationsAdvice(LaunchLocation location) {
+    switch (location) {
+    case LaunchLocation::Stable:
+        break;
+    case LaunchLocation::DiskImage:
+        return QStringLiteral("Tether runs from the disk image, which is gone at the next login: "
+                              "drag Tether to Applications, open it from there, then turn Start "
+                              "at login on");
+    case LaunchLocation::Translocated:
+        return QStringLiteral("macOS runs this Tether from a temporary copy (App Translocation), "
+                              "whose path changes every launch: move Tether to Applications, open "
+                              "it from there, then turn Start at login on");
+    }
+    return QString();
+}
+
+EntryOwner launchAgentOwner(const QString &entryProgram, const QString &program) {
+    if (samePath(entryProgram, program, false)) return EntryOwner::Ours;
+    static const QRegularExpression bundleExecutable(
+        QStringLiteral("^/.*[^/]\\.app/Contents/MacOS/tether$"),
+        QRegularExpression::CaseInsensitiveOption);
+    return bundleExecutable.match(QDir::cleanPath(entryProgram)).hasMatch() ? EntryOwner::OlderCopy
+                                                                            : EntryOwner::Foreign;
+}
+
 // --- XDG autostart ---
 
 namespace {

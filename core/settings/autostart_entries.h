@@ -41,6 +41,26 @@ QByteArray launchAgentPlist(const QString &label, const QString &program);
 // The first ProgramArguments string (or Program) of a plist. Empty when unreadable.
 QString programOfLaunchAgent(const QByteArray &plist);
 
+// Where a macOS copy of Tether runs from. A LaunchAgent (or login item) written while it runs
+// from the mounted disk image or from Gatekeeper's translocated copy breaks at the next login
+// (the image is gone, the translocation path is random per launch).
+enum class LaunchLocation {
+    Stable,       // /Applications, ~/Applications, anywhere that stays
+    DiskImage,    // /Volumes/...: a mounted DMG (or a removable disk)
+    Translocated, // .../AppTranslocation/<uuid>/d/Tether.app: opened in place from Downloads
+};
+LaunchLocation classifyLaunchLocation(const QString &program);
+// Empty for a stable location; else what to tell the person: move Tether to Applications.
+QString moveToApplicationsAdvice(LaunchLocation location);
+
+// Whose a LaunchAgent entry of our label is: this copy's, an older (or other) copy of Tether
+// itself, which enabling repairs, or another program's, which is left alone.
+enum class EntryOwner { Ours, OlderCopy, Foreign };
+// An entry's program is a copy of Tether when it is a bundle's tether executable:
+// <...>/<name>.app/Contents/MacOS/tether, any case (Tether.app/Contents/MacOS/Tether now; the
+// DMG, a translocation, an old tether.app).
+EntryOwner launchAgentOwner(const QString &entryProgram, const QString &program);
+
 // XDG autostart entry (Desktop Entry Specification 1.5) starting `program --autostart`.
 QByteArray xdgAutostartEntry(const QString &program);
 struct DesktopEntryInfo {

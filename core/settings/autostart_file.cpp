@@ -17,6 +17,10 @@ namespace {
 struct EntryFormat {
     std::function<QByteArray(const QString &program)> render;
     std::function<autostart::DesktopEntryInfo(const QByteArray &text)> parse;
+    // Optional: whose an entry naming another program is (default: foreign).
+    std::function<autostart::EntryOwner(const QString &entryProgram, const QString &program)> owner;
+    // Optional: why this program must not be written into an entry (empty: it may).
+    std::function<QString(const QString &program)> unfit;
 };
 
 class FileAutostart : public Autostart {
@@ -29,6 +33,7 @@ public:
     AutostartStatus status() const override {
         AutostartStatus st;
         st.location = path_;
+        if (format_.unfit) st.advice = format_.unfit(program_);
         QFile file(path_);
         if (!file.exists()) return st;
         if (!file.open(QIODevice::ReadOnly)) {
@@ -41,8 +46,10 @@ public:
             st.state = AutostartStatus::State::Error;
             st.error = QStringLiteral("the entry names no program; left alone");
         } else if (!autostart::samePath(info.program, program_, false)) {
-            st.state = AutostartStatus::State::Foreign;
-            st.foreignProgram = info.program;
+            const bool olderCopy = format_.owner && format_.owner(info.program, program_) ==
+                                                        autostart::EntryOwner::OlderCopy;
+            st.state = olderCopy ? AutostartStatus::State::Off : AutostartStatus::State::Foreign;
+            (olderCopy ? st.staleProgram : st.foreignProgram) = info.program;
         } else {
             st.state = info.hidden ? AutostartStatus::State::Off : AutostartStatus::State::On;
         }
@@ -51,6 +58,9 @@ public:
 
     bool enable(QString *error) override {
         if (!mayTouch(error)) return false;
+        if (format_.unfit)
+            if (const QString why = format_.unfit(program_); !why.isEmpty())
+                return fail(error, why);
         if (!QDir().mkpath(QFileInfo(path_).absolutePath())) {
             return fail(error, QStringLiteral("cannot create %1").arg(QFileInfo(path_).path()));
         }
@@ -99,7 +109,8 @@ std::unique_ptr<Autostart> makeXdgAutostart(const QString &configDir, const QStr
     const QString path = configDir + QStringLiteral("/autostart/") + QLatin1String(kAppId) +
                          QStringLiteral(".desktop");
     return std::make_unique<FileAutostart>(
-        path, program, EntryFormat{autostart::xdgAutostartEntry, autostart::parseDesktopEntry});
+        path, program,
+        EntryFormat{autostart::xdgAutostartEntry, autostart::parseDesktopEntry, {}, {}});
 }
 
 std::unique_ptr<Autostart> makeLaunchAgentAutostart(const QString &agentsDir,
@@ -112,6 +123,10 @@ std::unique_ptr<Autostart> makeLaunchAgentAutostart(const QString &agentsDir,
     };
     format.parse = [](const QByteArray &text) {
         return autostart::DesktopEntryInfo{autostart::programOfLaunchAgent(text), false};
+    };
+    format.owner = autostart::launchAgentOwner;
+    format.unfit = [](const QString &p) {
+        return autostart::moveToApplicationsAdvice(autostart::classifyLaunchLocation(p));
     };
     return std::make_unique<FileAutostart>(path, program, format);
 }

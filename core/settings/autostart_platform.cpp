@@ -68,8 +68,7 @@ std::unique_ptr<Autostart> platformAutostart(const QString &program) {
         QLatin1String(autostart::kRunKey), QSettings::NativeFormat, QDir::toNativeSeparators(tray),
         makeRegistryStartupApproval(QLatin1String(autostart::kRunValueName)));
 #elif defined(Q_OS_MACOS)
-    return makeLaunchAgentAutostart(QDir::homePath() + QStringLiteral("/Library/LaunchAgents"),
-                                    self);
+    return makeLoginItemAutostart(QDir::homePath() + QStringLiteral("/Library/LaunchAgents"), self);
 #else
     // GenericConfigLocation honours XDG_CONFIG_HOME and falls back to ~/.config.
     return makeXdgAutostart(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation),
@@ -77,11 +76,18 @@ std::unique_ptr<Autostart> platformAutostart(const QString &program) {
 #endif
 }
 
-QString autostartDescription(const AutostartStatus &status) {
+namespace {
+
+QString describeState(const AutostartStatus &status) {
     switch (status.state) {
     case AutostartStatus::State::On:
         return QCoreApplication::translate("tether", "Starts at login (%1)").arg(status.location);
     case AutostartStatus::State::Off:
+        if (!status.staleProgram.isEmpty())
+            return QCoreApplication::translate("tether",
+                                               "Does not start at login: %1 starts another copy "
+                                               "of Tether (%2); turn it on to start this one")
+                .arg(status.location, status.staleProgram);
         return QCoreApplication::translate("tether", "Does not start at login");
     case AutostartStatus::State::Foreign:
         return QCoreApplication::translate("tether",
@@ -91,12 +97,27 @@ QString autostartDescription(const AutostartStatus &status) {
         return QCoreApplication::translate("tether", "Start at login unknown: %1")
             .arg(status.error);
     case AutostartStatus::State::DisabledBySystem:
+#if defined(Q_OS_MACOS)
+        return QCoreApplication::translate(
+                   "tether", "Turned off in System Settings > General > Login Items (Allow in "
+                             "the Background): Tether does not start at login until it is "
+                             "allowed there (%1)")
+            .arg(status.location);
+#else
         return QCoreApplication::translate(
                    "tether", "Disabled in Windows Settings (Startup apps or Task Manager): "
                              "Tether does not start at login. Turn it on here to start again (%1)")
             .arg(status.location);
+#endif
     }
     return QString();
+}
+
+} // namespace
+
+QString autostartDescription(const AutostartStatus &status) {
+    const QString state = describeState(status);
+    return status.advice.isEmpty() ? state : state + QStringLiteral(". ") + status.advice;
 }
 
 QString autostartStateName(AutostartStatus::State state) {

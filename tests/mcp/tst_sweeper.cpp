@@ -11,7 +11,9 @@
 
 #include <csignal>
 #include <memory>
+#ifdef __linux__
 #include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -339,7 +341,9 @@ private slots:
             const pid_t pid = ::fork();
             QVERIFY(pid >= 0);
             if (pid == 0) { // only async-signal-safe calls: wait for the gate to close, leave
-                ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+#ifdef __linux__
+                ::prctl(PR_SET_PDEATHSIG, SIGKILL); // elsewhere: the gate's EOF when we die
+#endif
                 ::close(gate[1]);
                 char c;
                 while (::read(gate[0], &c, 1) < 0) {

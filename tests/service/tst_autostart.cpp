@@ -265,6 +265,100 @@ private slots:
         QCOMPARE(readAll(file), foreign);
     }
 
+    // --- macOS: where Tether runs from, and whose an entry is ---
+    void launchLocations_data() {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<int>("location");
+        using L = autostart::LaunchLocation;
+        QTest::newRow("Applications")
+            << "/Applications/Tether.app/Contents/MacOS/tether" << int(L::Stable);
+        QTest::newRow("home Applications")
+            << "/Users/ann/Applications/Tether.app/Contents/MacOS/tether" << int(L::Stable);
+        QTest::newRow("mounted DMG")
+            << "/Volumes/Tether 0.1.0/Tether.app/Contents/MacOS/tether" << int(L::DiskImage);
+        QTest::newRow("translocated")
+            << "/private/var/folders/x1/abc/T/AppTranslocation/6F1C2A34-9A57-4C6E/d/Tether.app/"
+               "Contents/MacOS/tether"
+            << int(L::Translocated);
+        QTest::newRow("not a volume")
+            << "/VolumesX/Tether.app/Contents/MacOS/tether" << int(L::Stable);
+    }
+    void launchLocations() {
+        QFETCH(QString, program);
+        QFETCH(int, location);
+        const autostart::LaunchLocation got = autostart::classifyLaunchLocation(program);
+        QCOMPARE(int(got), location);
+        // Only a stable place is written into an entry; the others ask for Applications.
+        QCOMPARE(autostart::moveToApplicationsAdvice(got).isEmpty(),
+                 got == autostart::LaunchLocation::Stable);
+        if (got != autostart::LaunchLocation::Stable)
+            QVERIFY(autostart::moveToApplicationsAdvice(got).contains("Applications"));
+    }
+
+    void launchAgentOwners_data() {
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<int>("owner");
+        using O = autostart::EntryOwner;
+        QTest::newRow("this copy")
+            << "/Applications/Tether.app/Contents/MacOS/tether" << int(O::Ours);
+        QTest::newRow("the DMG") << "/Volumes/Tether/Tether.app/Contents/MacOS/tether"
+                                 << int(O::OlderCopy);
+        QTest::newRow("old lowercase bundle")
+            << "/Applications/tether.app/Contents/MacOS/tether" << int(O::OlderCopy);
+        QTest::newRow("translocated")
+            << "/private/var/folders/x1/T/AppTranslocation/AB-CD/d/Tether.app/Contents/MacOS/tether"
+            << int(O::OlderCopy);
+        QTest::newRow("Finder's copy")
+            << "/Users/ann/Downloads/Tether 2.app/Contents/MacOS/tether" << int(O::OlderCopy);
+        QTest::newRow("a plain binary") << "/usr/local/bin/tether" << int(O::Foreign);
+        QTest::newRow("another app")
+            << "/Applications/Other.app/Contents/MacOS/other" << int(O::Foreign);
+        QTest::newRow("a lookalike")
+            << "/Applications/Evil.app/Contents/MacOS/tether-helper" << int(O::Foreign);
+        QTest::newRow("relative") << "Tether.app/Contents/MacOS/tether" << int(O::Foreign);
+    }
+    void launchAgentOwners() {
+        QFETCH(QString, entry);
+        QFETCH(int, owner);
+        QCOMPARE(int(autostart::launchAgentOwner(
+                     entry, QStringLiteral("/Applications/Tether.app/Contents/MacOS/tether"))),
+                 owner);
+    }
+
+    // The entry written from the DMG reads as Off (not foreign), says so, and enable repairs it.
+    void launchAgentOfAnOlderCopyIsRepaired() {
+        QTemporaryDir agents;
+        const QString file = agents.path() + QStringLiteral("/dev.tether.Tether.plist");
+        const QString dmg = QStringLiteral("/Volumes/Tether/Tether.app/Contents/MacOS/tether");
+        writeFile(file, autostart::launchAgentPlist(QStringLiteral("dev.tether.Tether"), dmg));
+        const QString program = QStringLiteral("/Applications/Tether.app/Contents/MacOS/tether");
+        auto a = makeLaunchAgentAutostart(agents.path(), program);
+        const AutostartStatus st = a->status();
+        QCOMPARE(st.state, State::Off);
+        QCOMPARE(st.staleProgram, dmg);
+        QVERIFY(st.foreignProgram.isEmpty());
+        QVERIFY2(autostartDescription(st).contains(dmg), qPrintable(autostartDescription(st)));
+        QString error;
+        QVERIFY2(a->enable(&error), qPrintable(error));
+        QCOMPARE(readAll(file),
+                 autostart::launchAgentPlist(QStringLiteral("dev.tether.Tether"), program));
+        QCOMPARE(a->status().state, State::On);
+    }
+
+    // Running from the DMG: nothing is written, and the person is told to move Tether.
+    void launchAgentIsNotWrittenFromTheDiskImage() {
+        QTemporaryDir agents;
+        const QString file = agents.path() + QStringLiteral("/dev.tether.Tether.plist");
+        auto a = makeLaunchAgentAutostart(
+            agents.path(), QStringLiteral("/Volumes/Tether/Tether.app/Contents/MacOS/tether"));
+        QVERIFY(a->status().advice.contains("Applications"));
+        QString error;
+        QVERIFY(!a->enable(&error));
+        QVERIFY2(error.contains("drag Tether to Applications"), qPrintable(error));
+        QVERIFY(!QFile::exists(file));
+        QCOMPARE(a->status().state, State::Off);
+    }
+
     void runKeyFlagDisabledInWindowsIsShownAndClearedByEnable() {
         // The same calls Windows makes on HKCU\...\Run and ...\StartupApproved\Run, over files.
         QTemporaryDir dir;

@@ -56,7 +56,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#ifdef __linux__
 #include <sys/prctl.h>
+#endif
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -297,7 +299,9 @@ void say(const std::string &line) {
 
 // Called in every process this program creates, right after it starts.
 void becomeSelf() {
+#ifdef __linux__
     if (gPdeathsig) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif // elsewhere (macOS) nothing ties it to its parent: --timeout ends it
     std::snprintf(gPidPrefix, sizeof gPidPrefix, "%ld ", static_cast<long>(::getpid()));
 }
 
@@ -398,8 +402,15 @@ std::string netError(const char *what) {
 
 using Socket = int;
 
+// Close-on-exec set after the call: macOS has neither SOCK_CLOEXEC nor pipe2, and this program
+// is single-threaded, so no exec can come in between.
+int closeOnExec(int fd) {
+    if (fd >= 0) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
 Socket openStreamSocket(int family) {
-    const int s = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int s = closeOnExec(::socket(family, SOCK_STREAM, 0));
     if (s < 0) fail(netError("socket"));
     return s;
 }
@@ -433,7 +444,9 @@ pid_t forkChild() {
 
 [[noreturn]] void modeZombie() {
     int pipeFds[2];
-    if (::pipe2(pipeFds, O_CLOEXEC) != 0) fail("pipe");
+    if (::pipe(pipeFds) != 0) fail("pipe");
+    closeOnExec(pipeFds[0]);
+    closeOnExec(pipeFds[1]);
     const pid_t child = forkChild();
     if (child == 0) {
         ::close(pipeFds[1]);
@@ -453,7 +466,9 @@ pid_t forkChild() {
 
 [[noreturn]] void modeSetsidChild() {
     int pipeFds[2];
-    if (::pipe2(pipeFds, O_CLOEXEC) != 0) fail("pipe");
+    if (::pipe(pipeFds) != 0) fail("pipe");
+    closeOnExec(pipeFds[0]);
+    closeOnExec(pipeFds[1]);
     const pid_t child = forkChild();
     if (child == 0) {
         ::setsid();

@@ -1,7 +1,8 @@
 // The tray's pure parts: icons per state, the menu model per status, the notice rate limiter
-// and the health history ring.
+// the health history ring and what a click on the icon does.
 #include "service/health_history.h"
 #include "tray/notice_limiter.h"
+#include "tray/tray_click.h"
 #include "tray/tray_icons.h"
 #include "tray/tray_menu_model.h"
 
@@ -11,6 +12,9 @@
 
 using namespace tether;
 using policy::State;
+
+Q_DECLARE_METATYPE(tether::TrayPlatform)
+Q_DECLARE_METATYPE(tether::TrayClick)
 
 namespace {
 
@@ -303,6 +307,37 @@ private slots:
         QVERIFY(!limiter.allow(policy::NoticeKind::Crashed, 61500)); // counted from the last shown
         QVERIFY(!limiter.allow(policy::NoticeKind::Restarted, 60000));
         QVERIFY(limiter.allow(policy::NoticeKind::Restarted, 61002));
+    }
+
+    void oneClickOpensOneThing_data() {
+        QTest::addColumn<TrayPlatform>("platform");
+        QTest::addColumn<QSystemTrayIcon::ActivationReason>("reason");
+        QTest::addColumn<TrayClick>("expected");
+        using R = QSystemTrayIcon;
+        // macOS pops the menu itself on every click: the status window would be a second thing.
+        QTest::newRow("mac click") << TrayPlatform::MacOS << R::Trigger << TrayClick::Nothing;
+        QTest::newRow("mac double") << TrayPlatform::MacOS << R::DoubleClick << TrayClick::Nothing;
+        QTest::newRow("mac context") << TrayPlatform::MacOS << R::Context << TrayClick::Nothing;
+        QTest::newRow("mac middle") << TrayPlatform::MacOS << R::MiddleClick << TrayClick::Nothing;
+        // Windows and Linux: a left click is the window, the right button the menu.
+        QTest::newRow("click") << TrayPlatform::Other << R::Trigger << TrayClick::OpenStatusWindow;
+        QTest::newRow("double") << TrayPlatform::Other << R::DoubleClick
+                                << TrayClick::OpenStatusWindow;
+        QTest::newRow("context") << TrayPlatform::Other << R::Context << TrayClick::Nothing;
+        QTest::newRow("middle") << TrayPlatform::Other << R::MiddleClick << TrayClick::Nothing;
+    }
+    void oneClickOpensOneThing() {
+        QFETCH(TrayPlatform, platform);
+        QFETCH(QSystemTrayIcon::ActivationReason, reason);
+        QFETCH(TrayClick, expected);
+        QCOMPARE(trayClickAction(platform, reason), expected);
+    }
+    void thisBuildKnowsItsPlatform() {
+#ifdef Q_OS_MACOS
+        QCOMPARE(currentTrayPlatform(), TrayPlatform::MacOS);
+#else
+        QCOMPARE(currentTrayPlatform(), TrayPlatform::Other);
+#endif
     }
 
     void historyKeepsTheLastHourInARing() {
