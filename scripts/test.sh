@@ -8,7 +8,7 @@ source scripts/deps.sh
 started=$SECONDS
 TEST_PACKAGES=(xvfb xauth trayer x11-apps imagemagick xdotool procps iproute2 dbus-daemon
                g++-mingw-w64-x86-64-posix wine wine64 nsis file xz-utils clang libclang-rt-14-dev
-               python3)
+               python3 python3-yaml)
 ensure_packages "${BUILD_PACKAGES[@]}" "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" || {
     echo "tether: could not install the test packages"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -50,6 +50,15 @@ if [ -z "${TETHER_TEST_DISPLAY:-}" ]; then
     export TETHER_TEST_DISPLAY=":$n"
     for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
 fi
+
+# The GitHub workflow cannot run here, but it can be read: a YAML error (a ': ' in a step name)
+# once made GitHub reject every job in it.
+phase "workflow syntax"
+workflow_fail=0
+for f in .github/workflows/*.yml; do
+    python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$f" || { echo "tether: $f is not valid YAML"; workflow_fail=1; }
+done
+record "workflow syntax" $((1 - workflow_fail)) "$workflow_fail"
 
 run_ctest() { # name builddir cmake-args...
     local name=$1 dir=$2; shift 2
