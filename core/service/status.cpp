@@ -5,6 +5,17 @@
 
 namespace tether {
 
+QJsonObject FailureStatus::toJson() const {
+    return QJsonObject{
+        {QStringLiteral("cause"), cause},
+        {QStringLiteral("serviceLog"), QJsonArray::fromStringList(serviceLog)},
+        {QStringLiteral("logPath"), logPath},
+        {QStringLiteral("portHeld"), portHeld},
+        {QStringLiteral("portHolder"), portHolder},
+        {QStringLiteral("freePort"), freePort},
+    };
+}
+
 QJsonObject ServiceStatus::toJson() const {
     QJsonArray mcpArray;
     for (const McpChildStatus &m : mcp) {
@@ -81,6 +92,7 @@ QJsonObject ServiceStatus::toJson() const {
                      {QStringLiteral("runningTools"), toolArray(activity.runningTools)},
                      {QStringLiteral("summary"), activity.summary}}},
         {QStringLiteral("lastInterrupted"), interrupted},
+        {QStringLiteral("failure"), failure.toJson()},
         {QStringLiteral("lastInterruptedAt"),
          lastInterrupted.at.isValid() ? lastInterrupted.at.toString(Qt::ISODateWithMs) : QString()},
     };
