@@ -115,34 +115,61 @@ std::vector<std::string> lastLines(const std::vector<std::string> &lines, std::s
     return out;
 }
 
-std::string errorLine(const std::vector<std::string> &lines) {
+namespace {
+
+bool readsLikeAnError(const std::string &line) {
     static const char *const kWords[] = {"unknown option", "unrecognized option",
                                          "invalid",        "error",
                                          "cannot",         "can't",
                                          "failed",         "not found",
                                          "denied",         "eaddrinuse",
-                                         "eacces",         "usage:",
-                                         "missing",        "fatal",
-                                         "panic",          "exception",
-                                         "must be"};
-    std::string fallback;
-    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-        const std::string t = trimmed(*it);
-        if (t.empty()) continue;
-        if (fallback.empty()) fallback = t;
-        const std::string l = lower(t);
-        // "usage: ..." is the help a parser prints after the error: the line before says more.
-        if (l.rfind("usage:", 0) == 0) continue;
-        for (const char *w : kWords)
-            if (l.find(w) != std::string::npos) {
-                // "tether demo-service: Unknown option" -> the service's words, not its name.
-                const std::size_t colon = t.find(": ");
-                const bool prefixed = colon != std::string::npos && colon < 40 &&
-                                      lower(t.substr(0, colon)).find(w) == std::string::npos;
-                return prefixed ? t.substr(colon + 2) : t;
-            }
+                                         "eacces",         "missing",
+                                         "fatal",          "panic",
+                                         "exception",      "must be"};
+    const std::string l = lower(line);
+    for (const char *w : kWords)
+        if (l.find(w) != std::string::npos) return true;
+    return false;
+}
+
+bool isUsageLine(const std::string &line) {
+    return lower(trimmed(line)).rfind("usage:", 0) == 0;
+}
+
+// Where the error line is: index into lines, or npos. Help text after a "Usage:" line lists
+// options, not errors: only the lines before the first usage line are searched when one is.
+std::size_t errorLineIndex(const std::vector<std::string> &lines) {
+    std::size_t end = lines.size();
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (isUsageLine(lines[i])) {
+            end = i;
+            break;
+        }
+    for (std::size_t i = end; i-- > 0;)
+        if (readsLikeAnError(lines[i])) return i;
+    return std::string::npos;
+}
+
+} // namespace
+
+std::string errorLine(const std::vector<std::string> &lines) {
+    const std::size_t at = errorLineIndex(lines);
+    if (at == std::string::npos) {
+        const std::vector<std::string> last = lastLines(lines, 1);
+        return last.empty() ? std::string() : trimmed(last.front());
     }
-    return fallback;
+    const std::string t = trimmed(lines[at]);
+    // "tether demo-service: Unknown option" -> the service's words, not its name.
+    const std::size_t colon = t.find(": ");
+    const bool prefixed =
+        colon != std::string::npos && colon < 40 && !readsLikeAnError(t.substr(0, colon));
+    return prefixed ? t.substr(colon + 2) : t;
+}
+
+std::vector<std::string> relevantLines(const std::vector<std::string> &lines, std::size_t max) {
+    const std::size_t at = errorLineIndex(lines);
+    if (at == std::string::npos) return lastLines(lines, max);
+    return lastLines(std::vector<std::string>(lines.begin(), lines.begin() + long(at) + 1), max);
 }
 
 std::string describeFailure(const FailureFacts &f) {

@@ -29,6 +29,9 @@ std::string errorLine(const std::vector<std::string> &lines);
 
 // The last `max` non-empty lines, trailing whitespace trimmed.
 std::vector<std::string> lastLines(const std::vector<std::string> &lines, std::size_t max);
+// The lines to show a person: up to `max` non-empty lines ending with the error line (a parser's
+// help text after it says less), else the last `max`.
+std::vector<std::string> relevantLines(const std::vector<std::string> &lines, std::size_t max);
 
 // A run shorter than this is "stopped at once": its start, not its work, failed.
 constexpr long long kStoppedAtOnceMs = 5000;

@@ -395,8 +395,7 @@ void Supervisor::refreshFailure() {
     facts.reason = exec_->state().failure;
     facts.exit = lastExit_;
     if (lastExit_)
-        facts.log = policy::lastLines(
-            serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset()), 12);
+        facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());
     FailureStatus out;
     out.logPath = config_.serviceLogPath;
     // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
@@ -408,7 +407,7 @@ void Supervisor::refreshFailure() {
         out.freePort = port.freePort;
     }
     out.cause = q(policy::describeFailure(facts));
-    for (const std::string &l : facts.log)
+    for (const std::string &l : policy::relevantLines(facts.log, 12))
         out.serviceLog << q(l);
     status_.failure = out;
     emit logLine(QStringLiteral("failed: ") + out.cause);

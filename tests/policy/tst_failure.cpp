@@ -49,6 +49,18 @@ private slots:
         QCOMPARE(out.back(), std::string("line 29"));
     }
 
+    void theLinesShownEndWithTheError() {
+        std::vector<std::string> out = {"starting", "tether demo-service: Unknown option 'x'.",
+                                        "Usage: tether demo-service [options]"};
+        for (int i = 0; i < 20; ++i)
+            out.push_back("  --opt" + std::to_string(i) + "  Run tool NAME (error-free help)");
+        const auto shown = relevantLines(out, 12);
+        QCOMPARE(shown.back(), std::string("tether demo-service: Unknown option 'x'."));
+        QCOMPARE(shown.size(), std::size_t(2));
+        QCOMPARE(errorLine(out), std::string("Unknown option 'x'."));
+        QCOMPARE(relevantLines({"a", "b", "c"}, 2), (std::vector<std::string>{"b", "c"}));
+    }
+
     void theCauseNamesTheErrorAndTheExit() {
         FailureFacts f;
         f.reason = "gave up after 5 crashes or failed starts within 600 s; last: pid 9 exited";
