@@ -97,7 +97,8 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     const QString cause = !st.failure.cause.isEmpty() ? st.failure.cause : st.lastError;
     if (failed && !cause.isEmpty()) m.tooltip += QLatin1Char('\n') + cause;
     if (failed) {
-        constexpr int kCauseChars = 70, kTail = 24; // the exit code's meaning is at the end
+        // Long enough for the service's own error line; the exit code's meaning is at the end.
+        constexpr int kCauseChars = 96, kTail = 30;
         m.failureLine = cause.size() <= kCauseChars ? cause
                                                     : cause.left(kCauseChars - kTail - 1) +
                                                           QChar(0x2026) + cause.right(kTail);

@@ -39,6 +39,9 @@ FailurePanel::FailurePanel(QWidget *parent)
     showLog_ = new QPushButton(tr("Show log"));
     tryAgain_ = new QPushButton(tr("Try again"));
     freePort_ = new QPushButton;
+    showLog_->setObjectName(QStringLiteral("showLog"));
+    tryAgain_->setObjectName(QStringLiteral("tryAgain"));
+    freePort_->setObjectName(QStringLiteral("useFreePort"));
     for (QPushButton *b : {tryAgain_, freePort_, showLog_})
         buttons->addWidget(b);
     buttons->addStretch();

@@ -112,7 +112,8 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
                 QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
                                "install it or set [service] program");
     } else if (id == Dialect::Demo) {
-        p.program = tetherBinary;
+        // [service] program names another tether (its demo-service), as settings.h says.
+        p.program = s.program.isEmpty() ? tetherBinary : s.program;
         p.arguments = QStringList{QStringLiteral("demo-service"), QStringLiteral("--port"), port} +
                       s.arguments;
         p.installedVersion = QString::fromLatin1(kDemoServiceVersion);
