@@ -259,6 +259,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(readAll(dataDir_ + QStringLiteral("/mcp-ledger.json"))
                                      .contains(QString::number(children.first().pid)),
                                  kLong);
+        const std::vector<std::string> childArgv = os::inspect(children.first().pid).info.argv;
+        QVERIFY(!childArgv.empty());
         const qint64 servicePid = status().value(QLatin1String("pid")).toInteger();
         const auto service = os::identityOf(servicePid);
         QVERIFY(service);
@@ -288,6 +290,25 @@ private slots:
         const Run again = cli({QStringLiteral("cleanup")});
         QCOMPARE(again.exitCode, 0);
         QVERIFY2(again.out.contains("no orphaned MCP processes"), again.out.constData());
+
+        // A possible orphan: the same MCP command, its parent gone (startDetached double-forks),
+        // in no ledger. Listed and kept; removed only with --yes.
+        QStringList argv;
+        for (const std::string &a : childArgv)
+            argv << QString::fromStdString(a);
+        qint64 pid = 0;
+        QVERIFY(QProcess::startDetached(argv.first(), argv.mid(1), QString(), &pid));
+        QTRY_VERIFY_WITH_TIMEOUT(os::identityOf(pid).has_value(), kLong);
+        const os::Identity possible = *os::identityOf(pid);
+        const Run kept = cli({QStringLiteral("cleanup")});
+        QCOMPARE(kept.exitCode, 0);
+        QVERIFY2(kept.out.contains(QStringLiteral("pid %1").arg(pid).toUtf8()) &&
+                     kept.out.contains("possible orphan") && kept.out.contains("--yes"),
+                 kept.out.constData());
+        QCOMPARE(os::alive(possible), os::Liveness::Alive);
+        const Run yes = cli({QStringLiteral("cleanup"), QStringLiteral("--yes")});
+        QCOMPARE(yes.exitCode, 0);
+        QTRY_VERIFY2_WITH_TIMEOUT(test::absentOrZombie(pid), yes.out.constData(), kLong);
     }
 #endif
 };
