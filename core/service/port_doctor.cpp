@@ -62,9 +62,8 @@ PortExamination examinePort(quint16 port, qint64 servicePid) {
     PortExamination out;
     out.diagnosis = policy::diagnosePort(f);
     if (out.diagnosis.isCause) {
-        const std::vector<policy::PortRange> excluded =
-            f.excluded.empty() ? excludedPortRanges() : f.excluded;
-        out.freePort = policy::pickFreePort(port, excluded, [](std::uint16_t p) {
+        // The bind itself refuses an excluded port: netsh is not needed to pick one.
+        out.freePort = policy::pickFreePort(port, f.excluded, [](std::uint16_t p) {
             return tryBindLoopback(p) == policy::BindResult::Ok &&
                    !os::listeningPortOwners(p).listening;
         });
