@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 
 namespace tether::policy {
 
@@ -169,7 +170,8 @@ std::string errorLine(const std::vector<std::string> &lines) {
 std::vector<std::string> relevantLines(const std::vector<std::string> &lines, std::size_t max) {
     const std::size_t at = errorLineIndex(lines);
     if (at == std::string::npos) return lastLines(lines, max);
-    return lastLines(std::vector<std::string>(lines.begin(), lines.begin() + long(at) + 1), max);
+    return lastLines(
+        std::vector<std::string>(lines.begin(), lines.begin() + std::ptrdiff_t(at) + 1), max);
 }
 
 std::string describeFailure(const FailureFacts &f) {
