@@ -195,8 +195,7 @@ bool Runtime::useFreePort(quint16 port, QString *error) {
     s.port = port;
     if (!saveSettings(options_.settingsPath, s, error)) return false;
     writeLog(QStringLiteral("port %1 chosen by a person: the service starts there").arg(port));
-    applySettings(s);
-    supervisor_->start(); // Failed is not "wanted": applySettings alone would leave it stopped
+    applySettings(s); // Failed counts as wanted: the new Supervisor starts it on the new port
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include "service/supervisor.h"
 #include "testsupport.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -156,7 +157,12 @@ private slots:
         QTcpServer foreign;
         QVERIFY(foreign.listen(QHostAddress::LocalHost, 0));
         QCOMPARE(tryBindLoopback(foreign.serverPort()), policy::BindResult::InUse);
+        QElapsedTimer took;
+        took.start();
         const PortExamination e = examinePort(foreign.serverPort(), 0);
+        // At Failed it runs on the GUI thread: what it costs is printed for the report.
+        qInfo("examinePort of a held port, free port %u found: %lld ms", unsigned(e.freePort),
+              took.elapsed());
         QVERIFY(e.diagnosis.isCause);
 #ifndef Q_OS_WIN // wine names no owner: there, any listener is in the way
         // The service itself on its port is no fault.
