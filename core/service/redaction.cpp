@@ -28,14 +28,16 @@ QString redactSecrets(const QString &text, const QStringList &secrets) {
     for (const QString &s : known)
         if (s.size() >= 4) out.replace(s, QLatin1String(kRedacted));
     const QString r = QLatin1String(kRedacted);
-    // "password": "x" (JSON), password=x / --password x / token: x (INI, argv, logs).
+    // "password": "x" (JSON), password=x / --password x / token: x (INI, argv, logs). The names
+    // around the word are bounded: a megabyte of "a.a.a..." must not take quadratic time.
     static const QRegularExpression json(
-        QStringLiteral("(\"[^\"]*(?:password|passwd|token|secret|apikey|api_key)[^\"]*\"\\s*:\\s*)"
+        QStringLiteral("(\"[^\"]{0,60}(?:password|passwd|token|secret|apikey|api_key)[^\"]{0,60}"
+                       "\"\\s*:\\s*)"
                        "\"(?:[^\"\\\\]|\\\\.)*\""),
         QRegularExpression::CaseInsensitiveOption);
     out.replace(json, QStringLiteral("\\1\"") + r + QStringLiteral("\""));
     static const QRegularExpression assign(
-        QStringLiteral("(\\b[\\w.-]*(?:password|passwd|token|secret|api[_-]?key)[\\w.-]*"
+        QStringLiteral("(\\b[\\w.-]{0,40}(?:password|passwd|token|secret|api[_-]?key)[\\w.-]{0,40}"
                        "(?:\\s*[=:]\\s*|\\s+))(?!\\[redacted\\])[^\\s\"',;&]+"),
         QRegularExpression::CaseInsensitiveOption);
     out.replace(assign, QStringLiteral("\\1") + r);

@@ -2,6 +2,7 @@
 // values that text names as secrets even when Tether did not know them.
 #include "service/redaction.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 using namespace tether;
@@ -57,6 +58,20 @@ private slots:
         const QString text = QStringLiteral("state healthy -> not-responding: probe timed out\n"
                                             "port 4096 is held by python3 (pid 1234)");
         QCOMPARE(redactSecrets(text, {QStringLiteral("unrelated-secret")}), text);
+    }
+
+    void aHugeHostileLogIsRedactedQuickly() {
+        // Copy diagnostics runs on the GUI thread: a pathological log must not freeze the tray.
+        QString text;
+        for (int i = 0; i < 20000; ++i)
+            text += QStringLiteral("a.b-c\"d ");
+        text += QStringLiteral(" password=hidden-value-77");
+        QElapsedTimer t;
+        t.start();
+        const QString out = redactSecrets(text, {QStringLiteral("zzzz-not-there")});
+        qInfo("redacted %lld characters in %lld ms", qint64(text.size()), t.elapsed());
+        QVERIFY(t.elapsed() < 2000);
+        QVERIFY(!out.contains(QStringLiteral("hidden-value-77")));
     }
 
     void secretNamesInTheEnvironment() {
