@@ -7,6 +7,7 @@
 #include "service/supervisor.h"
 #include "testsupport.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTcpServer>
@@ -151,6 +152,19 @@ private slots:
                                   kLong);
         QVERIFY(there->status().failure.isEmpty());
         QVERIFY(foreign.isListening());
+    }
+
+    void aMissingProgramIsNamed() {
+        Settings s = shortTimings(test::freeLoopbackPort());
+        s.profile = policy::Dialect::Custom;
+        s.program = QDir(dataDir_->path()).filePath(QStringLiteral("no-such-service"));
+        Supervisor *sup = make(s);
+        sup->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
+        const FailureStatus &f = sup->status().failure;
+        QVERIFY2(f.cause.contains(QStringLiteral("no-such-service")), qPrintable(f.cause));
+        QVERIFY2(f.cause.contains(QStringLiteral("[service] program")), qPrintable(f.cause));
+        QVERIFY(!f.portHeld);
     }
 
     void thePortDoctorSeesABindInUse() {
