@@ -11,6 +11,7 @@
 #include "ui/status_window.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
@@ -127,6 +128,15 @@ private slots:
         window->grab().save(dir_->filePath(QStringLiteral("failed.png")));
         const QString shot = qEnvironmentVariable("TETHER_SCREENSHOT_DIR");
         if (!shot.isEmpty()) window->grab().save(shot + QStringLiteral("/failed-cause.png"));
+
+        // Copy diagnostics: the report, with the cause, on the clipboard.
+        QAction *copy = menuAction(QStringLiteral("Copy diagnostics"));
+        QApplication::clipboard()->clear();
+        copy->trigger();
+        const QString report = QApplication::clipboard()->text();
+        QVERIFY2(report.startsWith(QStringLiteral("Tether diagnostics")), qPrintable(report));
+        QVERIFY2(report.contains(QStringLiteral("failed: the service stopped at once: ") + line),
+                 qPrintable(report));
 
         // Try again from the window: it runs again (and fails again, the same way).
         QPushButton *again = button(panel, "tryAgain");
