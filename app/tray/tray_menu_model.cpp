@@ -97,11 +97,13 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     const QString cause = !st.failure.cause.isEmpty() ? st.failure.cause : st.lastError;
     if (failed && !cause.isEmpty()) m.tooltip += QLatin1Char('\n') + cause;
     if (failed) {
-        // Long enough for the service's own error line; the exit code's meaning is at the end.
-        constexpr int kCauseChars = 96, kTail = 30;
-        m.failureLine = cause.size() <= kCauseChars ? cause
-                                                    : cause.left(kCauseChars - kTail - 1) +
-                                                          QChar(0x2026) + cause.right(kTail);
+        // The service's own words when it said any ("Unknown option 'bogus'."), else the cause;
+        // at most as wide as the activity line (a wider one made the menu overflow small
+        // screens). The tooltip and the status window have the whole cause.
+        const QString shown = st.failure.errorLine.isEmpty() ? cause : st.failure.errorLine;
+        constexpr int kFailureChars = 60;
+        m.failureLine =
+            shown.size() <= kFailureChars ? shown : shown.left(kFailureChars - 1) + QChar(0x2026);
         m.tryAgainEnabled = true;
         m.showLogEnabled = !st.failure.logPath.isEmpty();
         if (st.failure.portHeld && st.failure.freePort != 0)

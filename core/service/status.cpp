@@ -8,6 +8,7 @@ namespace tether {
 QJsonObject FailureStatus::toJson() const {
     return QJsonObject{
         {QStringLiteral("cause"), cause},
+        {QStringLiteral("errorLine"), errorLine},
         {QStringLiteral("serviceLog"), QJsonArray::fromStringList(serviceLog)},
         {QStringLiteral("logPath"), logPath},
         {QStringLiteral("portHeld"), portHeld},

@@ -69,8 +69,10 @@ struct InterruptedStatus {
 // output, and (when the port is the cause) who holds it and a port that would do. Empty when
 // not Failed or nothing is known.
 struct FailureStatus {
-    QString cause; // "the service stopped at once: Unknown option --bogus (exit code 2: bad
-                   // arguments)" or "port 4096 is held by python3 (pid 1234)"
+    QString cause;     // "the service stopped at once: Unknown option --bogus (exit code 2: bad
+                       // arguments)" or "port 4096 is held by python3 (pid 1234)"
+    QString errorLine; // the service's own line naming the problem ("Unknown option
+                       // 'bogus'."); empty when none or the port is the cause
     QStringList serviceLog; // the service's last stderr/stdout lines of its last run, <= 12
     QString logPath;        // the service's log file
     bool portHeld = false;  // the port is the cause

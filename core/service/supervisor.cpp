@@ -407,6 +407,7 @@ void Supervisor::refreshFailure() {
         out.freePort = port.freePort;
     }
     out.cause = q(policy::describeFailure(facts));
+    if (facts.portCause.empty()) out.errorLine = q(policy::errorLine(facts.log));
     for (const std::string &l : policy::relevantLines(facts.log, 12))
         out.serviceLog << q(l);
     status_.failure = out;
