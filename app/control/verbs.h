@@ -43,9 +43,8 @@ inline constexpr VerbInfo kVerbTable[] = {
      "restart the service (identity verified; refused while tool calls run unless --force)", false,
      10000, true},
     {Verb::Cleanup, "cleanup", "[--dry-run] [--yes] [--json]",
-     "remove orphaned MCP processes (possible orphans only with --yes); works without a running "
-     "Tether",
-     false, 60000, true},
+     "remove orphaned MCP processes (possible ones only with --yes); no Tether needed", false,
+     60000, true},
     {Verb::McpConnect, "mcp-connect", "NAME", "connect an MCP server through the service", true,
      10000, true},
     {Verb::McpDisconnect, "mcp-disconnect", "NAME", "disconnect an MCP server through the service",
@@ -54,8 +53,8 @@ inline constexpr VerbInfo kVerbTable[] = {
      10000, true},
     {Verb::Show, "show", "", "raise the running Tether's status window", false, 10000, false},
     {Verb::Diagnostics, "diagnostics", "FILE",
-     "write a report for a bug (secrets removed; - prints it); works without a running Tether",
-     false, 15000, true},
+     "write one report to attach to a bug, secrets removed (- prints it); no Tether needed", false,
+     15000, true},
 };
 
 inline const VerbInfo &verbInfo(Verb v) {

@@ -198,9 +198,17 @@ QString build(const Input &in) {
 int runVerb(const QStringList &args) {
     using console::Stream;
     const QString file = args.value(1);
+    const QString usage = QStringLiteral(
+        "usage: tether diagnostics FILE [--settings file]\n\nWrites one plain-text report for a "
+        "bug (FILE - prints it): versions, OS, settings, status,\ntransitions, the last lines of "
+        "Tether's and the service's logs, the registration, the port\nowner and the service's "
+        "process tree. Passwords and tokens are removed. Works without a\nrunning Tether.");
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        console::writeLine(Stream::Out, usage);
+        return cli::kExitOk;
+    }
     if (file.isEmpty() || (file.startsWith(QLatin1Char('-')) && file != QLatin1String("-"))) {
-        console::writeLine(Stream::Err, QStringLiteral("usage: tether diagnostics FILE (- for "
-                                                       "standard output) [--settings file]"));
+        console::writeLine(Stream::Err, usage);
         return cli::kExitUsage;
     }
     QString settingsPath;
