@@ -6,13 +6,31 @@
 
 namespace tether::control {
 
+Reply::Status connectFailure(QLocalSocket::LocalSocketError error) {
+    switch (error) {
+    case QLocalSocket::ServerNotFoundError:
+    case QLocalSocket::ConnectionRefusedError:
+        return Reply::Status::NotRunning;
+    case QLocalSocket::SocketTimeoutError:
+        return Reply::Status::NotAnswering;
+    default:
+        // Access denied, a resource error, ...: something is there that we cannot reach.
+        return Reply::Status::NoAnswer;
+    }
+}
+
 Reply call(const Request &request, int timeoutMs) {
     Reply reply;
     QLocalSocket socket;
     socket.connectToServer(serverName());
     if (!socket.waitForConnected(qMin(timeoutMs, 2000))) {
-        reply.status = Reply::Status::NotRunning;
-        reply.error = QStringLiteral("Tether is not running");
+        reply.status = connectFailure(socket.error());
+        reply.error = reply.status == Reply::Status::NotRunning
+                          ? QStringLiteral("Tether is not running")
+                          : QStringLiteral("Tether holds its control socket but did not accept "
+                                           "the connection within %1 ms (%2)")
+                                .arg(qMin(timeoutMs, 2000))
+                                .arg(socket.errorString());
         return reply;
     }
     socket.write(serializeRequest(request));
@@ -22,7 +40,11 @@ Reply call(const Request &request, int timeoutMs) {
     while (!socket.canReadLine()) {
         if (deadline.hasExpired() ||
             !socket.waitForReadyRead(int(qMax<qint64>(1, deadline.remainingTime())))) {
-            reply.error = QStringLiteral("Tether did not answer within %1 ms").arg(timeoutMs);
+            // Closed without a word: it went away. Still connected: it is there, and busy.
+            const bool open = socket.state() == QLocalSocket::ConnectedState;
+            reply.status = open ? Reply::Status::NotAnswering : Reply::Status::NoAnswer;
+            reply.error = open ? QStringLiteral("Tether did not answer within %1 ms").arg(timeoutMs)
+                               : QStringLiteral("Tether closed the connection without an answer");
             return reply;
         }
         if (socket.bytesAvailable() > kMaxLineBytes * 64) break;

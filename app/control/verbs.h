@@ -9,7 +9,18 @@
 
 namespace tether::control {
 
-enum class Verb { Status, Start, Stop, Restart, Cleanup, McpConnect, McpDisconnect, Quit, Show };
+enum class Verb {
+    Status,
+    Start,
+    Stop,
+    Restart,
+    Cleanup,
+    McpConnect,
+    McpDisconnect,
+    Quit,
+    Show,
+    Diagnostics
+};
 
 struct VerbInfo {
     Verb verb;
@@ -31,8 +42,9 @@ inline constexpr VerbInfo kVerbTable[] = {
     {Verb::Restart, "restart", "[--force]",
      "restart the service (identity verified; refused while tool calls run unless --force)", false,
      10000, true},
-    {Verb::Cleanup, "cleanup", "[--dry-run] [--json]",
-     "remove orphaned MCP processes (possible orphans are only listed)", false, 60000, true},
+    {Verb::Cleanup, "cleanup", "[--dry-run] [--yes] [--json]",
+     "remove orphaned MCP processes (possible ones only with --yes); no Tether needed", false,
+     60000, true},
     {Verb::McpConnect, "mcp-connect", "NAME", "connect an MCP server through the service", true,
      10000, true},
     {Verb::McpDisconnect, "mcp-disconnect", "NAME", "disconnect an MCP server through the service",
@@ -40,6 +52,9 @@ inline constexpr VerbInfo kVerbTable[] = {
     {Verb::Quit, "quit", "", "quit Tether (the service keeps running unless configured)", false,
      10000, true},
     {Verb::Show, "show", "", "raise the running Tether's status window", false, 10000, false},
+    {Verb::Diagnostics, "diagnostics", "FILE",
+     "write one report to attach to a bug, secrets removed (- prints it); no Tether needed", false,
+     15000, true},
 };
 
 inline const VerbInfo &verbInfo(Verb v) {

@@ -2,7 +2,9 @@
 
 #include "control/control_client.h"
 #include "control/verbs.h"
+#include "shell/cleanup_once.h"
 #include "shell/console.h"
+#include "shell/diagnostics.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -64,9 +66,9 @@ QString verbHelp() {
                     .arg(QLatin1String(v.summary));
     }
     text += QStringLiteral(
-        "\n\nExit codes: 0 done, 1 failed or no answer, 2 usage error, "
-        "3 refused: the service is running\ntool calls (stop, restart and a quit that "
-        "stops the service go ahead with --force),\n4 Tether is not running.");
+        "\n\nExit codes: 0 done, 1 failed, 2 usage error, 3 refused: the service is running\n"
+        "tool calls (stop, restart and a quit that stops the service go ahead with --force),\n"
+        "4 Tether is not running, 5 Tether is running but did not answer in time.");
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.
@@ -115,6 +117,19 @@ QString describeStatus(const QJsonObject &s) {
                     .arg(s.value(QLatin1String("lastInterruptedAt")).toString(),
                          cut.join(QStringLiteral(", ")));
     }
+    // Failed: the cause in the service's own words first, then the machine's last error.
+    const QJsonObject failure = s.value(QLatin1String("failure")).toObject();
+    const QString cause = failure.value(QLatin1String("cause")).toString();
+    if (!cause.isEmpty()) {
+        line += QStringLiteral("\nfailed: ") + cause;
+        const quint16 freePort = quint16(failure.value(QLatin1String("freePort")).toInt());
+        if (freePort != 0)
+            line += QStringLiteral("\nport %1 is free: set [service] port=%1, or choose \"Use a "
+                                   "free port\" in the tray")
+                        .arg(freePort);
+        const QString log = failure.value(QLatin1String("logPath")).toString();
+        if (!log.isEmpty()) line += QStringLiteral("\nservice log: ") + log;
+    }
     const QString error = s.value(QLatin1String("lastError")).toString();
     if (!error.isEmpty()) line += QStringLiteral("\nlast error: ") + error;
     for (const QJsonValue &m : s.value(QLatin1String("mcp")).toArray()) {
@@ -142,6 +157,8 @@ QString describeStatus(const QJsonObject &s) {
 }
 
 int runVerb(const QStringList &args) {
+    // Local work: the report is written here, from the running Tether's answer or without it.
+    if (args.value(0) == QLatin1String("diagnostics")) return diagnostics::runVerb(args);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Talk to the running Tether.\n\n") +
                                      verbHelp());
@@ -151,14 +168,18 @@ int runVerb(const QStringList &args) {
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"),
                                     QStringLiteral("cleanup: only list what would be removed."));
-    const QCommandLineOption settings(QStringLiteral("settings"),
-                                      QStringLiteral("Settings file (ignored by verbs)."),
-                                      QStringLiteral("file"));
+    const QCommandLineOption yes(
+        QStringLiteral("yes"),
+        QStringLiteral("cleanup: remove possible orphans too (matched by their command only)."));
+    const QCommandLineOption settings(
+        QStringLiteral("settings"),
+        QStringLiteral("Settings file (cleanup and diagnostics without a running Tether)."),
+        QStringLiteral("file"));
     const QCommandLineOption force(
         QStringLiteral("force"),
         QStringLiteral("stop, restart, quit (when it stops the service): go ahead even though "
                        "tool calls run (they are lost)."));
-    parser.addOptions({json, dryRun, settings, force});
+    parser.addOptions({json, dryRun, yes, settings, force});
     const QCommandLineOption help = parser.addHelpOption();
     // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a
     // message box on Windows).
@@ -179,8 +200,10 @@ int runVerb(const QStringList &args) {
     }
 
     control::Request request{info->verb, {}};
-    if (info->verb == Verb::Cleanup)
+    if (info->verb == Verb::Cleanup) {
         request.args.insert(QStringLiteral("dryRun"), parser.isSet(dryRun));
+        request.args.insert(QStringLiteral("yes"), parser.isSet(yes));
+    }
     if ((info->verb == Verb::Stop || info->verb == Verb::Restart || info->verb == Verb::Quit) &&
         parser.isSet(force))
         request.args.insert(QStringLiteral("force"), true);
@@ -191,8 +214,33 @@ int runVerb(const QStringList &args) {
         }
         request.args.insert(QStringLiteral("name"), positional.value(1));
     }
-    const control::Reply reply = control::call(request, info->timeoutMs);
+    control::Reply reply = control::call(request, info->timeoutMs);
+    if (reply.status == control::Reply::Status::NotRunning && info->verb == Verb::Cleanup) {
+        // No Tether: the same scan and sweep, once, here.
+        bool another = false;
+        QString error;
+        const std::optional<QJsonObject> report = cleanupWithoutTether(
+            {parser.isSet(dryRun), parser.isSet(yes), parser.value(settings)}, &another, &error);
+        if (report) {
+            reply.status = control::Reply::Status::Ok;
+            reply.body = *report;
+        } else if (another) {
+            reply = control::call(request, info->timeoutMs); // one started meanwhile: ask it
+        } else {
+            print(Stream::Err, QStringLiteral("tether cleanup: %1").arg(error));
+            return kExitFailed;
+        }
+    }
     switch (reply.status) {
+    case control::Reply::Status::NotAnswering:
+        if (info->verb == Verb::Status && parser.isSet(json))
+            print(Stream::Out, QStringLiteral("{\"running\":true,\"answering\":false}"));
+        else
+            print(Stream::Err,
+                  QStringLiteral("tether %1: Tether is running but not answering (%2); it may be "
+                                 "busy: try again, or see its log")
+                      .arg(verb, reply.error));
+        return kExitNotAnswering;
     case control::Reply::Status::NotRunning:
         if (info->verb == Verb::Status && parser.isSet(json))
             print(Stream::Out, QStringLiteral("{\"running\":false}"));

@@ -12,7 +12,9 @@ inline constexpr int kExitFailed = 1; // Tether answered with an error, or not a
 inline constexpr int kExitUsage = 2;  // unknown verb or option, missing NAME
 // stop/restart refused: tool calls run (`--force` interrupts them); the code issue 15 names.
 inline constexpr int kExitBusy = 3;
-inline constexpr int kExitNotRunning = 4; // no Tether runs for this user
+inline constexpr int kExitNotRunning = 4; // no Tether runs for this user (nobody on the socket)
+// A Tether holds the control socket but did not answer in time (busy, stalled, stopped).
+inline constexpr int kExitNotAnswering = 5;
 
 // A command-line verb of control/verbs.h (not "show", which only a second launch sends).
 bool isVerb(const QString &arg);

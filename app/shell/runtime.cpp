@@ -2,6 +2,7 @@
 
 #include "service/log_rotation.h"
 #include "service/login_path.h"
+#include "shell/diagnostics.h"
 #include "service/registration.h"
 #include "settings/autostart.h"
 #include "settings/autostart_entries.h"
@@ -172,7 +173,9 @@ void Runtime::handle(const control::Request &request, control::ControlServer::Re
     if (request.verb == control::Verb::Cleanup) {
         // Off the GUI thread: probes and other verbs are answered while the sweep waits.
         const bool dryRun = request.args.value(QLatin1String("dryRun")).toBool();
-        mcp_->cleanup(dryRun, {}, false, [this, dryRun, reply](const auto &summary) {
+        // Possible orphans (matched by command only) go only when a person said --yes.
+        const bool yes = request.args.value(QLatin1String("yes")).toBool();
+        mcp_->cleanup(dryRun, {}, yes, [this, dryRun, reply](const auto &summary) {
             reply(cleanupReply(dryRun, summary));
         });
         return;
@@ -180,9 +183,7 @@ void Runtime::handle(const control::Request &request, control::ControlServer::Re
     reply(answer(request));
 }
 
-QByteArray Runtime::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
-    for (const QString &line : summary.lines)
-        writeLog(QStringLiteral("cleanup: ") + line);
+QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
     QJsonArray found;
     for (const OrphanStatus &o : summary.found)
         found.append(QJsonObject{{QStringLiteral("pid"), o.pid},
@@ -190,13 +191,35 @@ QByteArray Runtime::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSumm
                                  {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
     QString message = summary.lines.join(QLatin1Char('\n'));
     if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
-    return control::okReply({{QStringLiteral("dryRun"), dryRun},
-                             {QStringLiteral("found"), found},
-                             {QStringLiteral("killed"), summary.killed},
-                             {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
-                             {QStringLiteral("alreadyGone"), summary.alreadyGone},
-                             {QStringLiteral("refused"), summary.refused},
-                             {QStringLiteral("message"), message}});
+    return {{QStringLiteral("dryRun"), dryRun},
+            {QStringLiteral("found"), found},
+            {QStringLiteral("killed"), summary.killed},
+            {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
+            {QStringLiteral("alreadyGone"), summary.alreadyGone},
+            {QStringLiteral("refused"), summary.refused},
+            {QStringLiteral("message"), message}};
+}
+
+QByteArray Runtime::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
+    for (const QString &line : summary.lines)
+        writeLog(QStringLiteral("cleanup: ") + line);
+    return control::okReply(cleanupReport(dryRun, summary));
+}
+
+bool Runtime::useFreePort(quint16 port, QString *error) {
+    Settings s = settings_.settings;
+    s.port = port;
+    if (!saveSettings(options_.settingsPath, s, error)) return false;
+    writeLog(QStringLiteral("port %1 chosen by a person: the service starts there").arg(port));
+    applySettings(s); // Failed counts as wanted: the new Supervisor starts it on the new port
+    return true;
+}
+
+QString Runtime::diagnostics() const {
+    QJsonObject status = supervisor_->status().toJson();
+    return diagnostics::build(
+        {options_.settingsPath, status,
+         QStringLiteral("running (pid %1)").arg(QCoreApplication::applicationPid()), events_});
 }
 
 QByteArray Runtime::answer(const control::Request &request) {
@@ -221,7 +244,7 @@ QByteArray Runtime::answer(const control::Request &request) {
     case Verb::Restart:
     case Verb::Quit: {
         // A running tool call is lost work: only an explicit --force interrupts it. A quit
-        // interrupts it only when it stops the service ([tray] stopServiceOnQuit).
+        // interrupts it only when it stops the service ([app] stopServiceOnQuit).
         const bool stops = request.verb != Verb::Quit || settings_.settings.stopServiceOnQuit;
         const policy::Activity &a = supervisor_->activity();
         if (stops && policy::runsToolCalls(a) &&
@@ -246,6 +269,8 @@ QByteArray Runtime::answer(const control::Request &request) {
         return control::okReply();
     case Verb::Cleanup:
         return control::errorReply(QStringLiteral("cleanup is answered by handle()"));
+    case Verb::Diagnostics:
+        return control::okReply({{QStringLiteral("report"), diagnostics()}});
     case Verb::McpConnect:
     case Verb::McpDisconnect: {
         const QString name = request.args.value(QLatin1String("name")).toString();

@@ -10,11 +10,16 @@
 #include "shell/wake_watcher.h"
 
 #include <QFile>
+#include <QJsonObject>
 #include <QObject>
 #include <QTimer>
 #include <memory>
 
 namespace tether {
+
+// What `tether cleanup` answers (the running Tether and the one-shot sweep alike): counts,
+// what was found, and one line per process in "message".
+QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary);
 
 class Runtime : public QObject {
     Q_OBJECT
@@ -60,6 +65,12 @@ public:
     // Remove the listed orphans (pids from status().orphans); possible orphans only when a
     // person confirmed them. Reports through logLine and statusChanged.
     void cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson);
+
+    // "Use a free port": writes [service] port to the settings file and starts the service
+    // there. False (and *error) when the file cannot be written.
+    bool useFreePort(quint16 port, QString *error);
+    // The report of shell/diagnostics.h, from this running Tether (its status and event log).
+    QString diagnostics() const;
 
 signals:
     void quitRequested();

@@ -6,11 +6,13 @@
 #include "tray/tray_click.h"
 #include "tray/tray_menu_model.h"
 #include "ui/consent_dialog.h"
+#include "ui/failure_panel.h"
 #include "ui/orphan_dialog.h"
 #include "ui/settings_dialog.h"
 #include "ui/status_window.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QDesktopServices>
 #include <QMessageBox>
 #include <QUrl>
@@ -87,6 +89,11 @@ void TrayApp::buildMenu() {
     open_ = menu_.addAction(tr("Open in browser"), this, [this] {
         QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url));
     });
+    failureLine_ = menu_.addAction(QString());
+    failureLine_->setEnabled(false);
+    tryAgain_ = menu_.addAction(tr("Try again"), this, [this] { runtime_->supervisor()->start(); });
+    useFreePort_ = menu_.addAction(QString(), this, &TrayApp::useFreePort);
+    showLog_ = menu_.addAction(tr("Show log"), this, &TrayApp::showLog);
     menu_.addSeparator();
     // Through runtime_->supervisor() at call time: applySettings may replace the Supervisor.
     start_ = menu_.addAction(tr("Start"), this, [this] { runtime_->supervisor()->start(); });
@@ -103,6 +110,7 @@ void TrayApp::buildMenu() {
     menu_.addAction(tr("Status window"), this, [this] { showStatusWindow(); });
     menu_.addAction(tr("Open logs folder"), this,
                     [] { QDesktopServices::openUrl(QUrl::fromLocalFile(storage::logsDir())); });
+    menu_.addAction(tr("Copy diagnostics"), this, &TrayApp::copyDiagnostics);
     menu_.addAction(tr("Settings..."), this, &TrayApp::showSettings);
     QAction *login = menu_.addAction(tr("Start at login"));
     login->setCheckable(true);
@@ -162,6 +170,13 @@ void TrayApp::refresh() {
         restart_->setText(m.restartLabel);
         orphans_->setVisible(m.orphanCount > 0);
         orphans_->setText(m.orphanLabel);
+        failureLine_->setText(m.failureLine);
+        failureLine_->setToolTip(st.failure.cause);
+        failureLine_->setVisible(!m.failureLine.isEmpty());
+        tryAgain_->setVisible(m.tryAgainEnabled);
+        showLog_->setVisible(m.showLogEnabled);
+        useFreePort_->setText(m.useFreePortLabel);
+        useFreePort_->setVisible(!m.useFreePortLabel.isEmpty());
         icon_.setToolTip(m.tooltip);
         refreshMcpMenu(m);
         shownModel_ = m;
@@ -274,11 +289,38 @@ void TrayApp::showStatusWindow(const QString &why) {
                 &TrayApp::showOrphanDialog);
         connect(statusWindow_, &ui::StatusWindow::reconnectRequested, this,
                 [this](const QString &name) { runtime_->reconnectMcp(name); });
+        ui::FailurePanel *failure = statusWindow_->failurePanel();
+        connect(failure, &ui::FailurePanel::tryAgainRequested, this,
+                [this] { runtime_->supervisor()->start(); });
+        connect(failure, &ui::FailurePanel::showLogRequested, this, &TrayApp::showLog);
+        connect(failure, &ui::FailurePanel::useFreePortRequested, this, &TrayApp::useFreePort);
     }
     if (!why.isEmpty()) statusWindow_->setNotice(why);
     statusWindow_->show();
     statusWindow_->raise();
     statusWindow_->activateWindow();
+}
+
+void TrayApp::showLog() {
+    const QString path = runtime_->supervisor()->config().serviceLogPath;
+    QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+}
+
+void TrayApp::useFreePort() {
+    const quint16 port = runtime_->supervisor()->status().failure.freePort;
+    if (port == 0) return;
+    QString error;
+    if (!runtime_->useFreePort(port, &error))
+        QMessageBox::warning(nullptr, tr("Use a free port"), error);
+}
+
+void TrayApp::copyDiagnostics() {
+    QApplication::clipboard()->setText(runtime_->diagnostics());
+    if (icon_.isVisible())
+        icon_.showMessage(QStringLiteral("Tether"),
+                          tr("Diagnostics copied: paste them into your bug report. Passwords "
+                             "and tokens are removed."),
+                          QSystemTrayIcon::Information, 5000);
 }
 
 void TrayApp::showOrphanDialog() {

@@ -39,6 +39,9 @@ private:
     // Asks in the tray before `action` interrupts running tool calls; true when none runs.
     bool consents(const QString &action);
     void buildMenu();
+    void showLog();
+    void useFreePort();
+    void copyDiagnostics();
     void refresh();
     void refreshMcpMenu(const TrayMenuModel &m);
     void onNotice(tether::policy::NoticeKind kind, const QString &message);
@@ -57,6 +60,11 @@ private:
     QAction *stop_ = nullptr;
     QAction *restart_ = nullptr;
     QAction *orphans_ = nullptr;
+    // Failed: the cause, and what can be done (wired in buildFailureItems).
+    QAction *failureLine_ = nullptr;
+    QAction *tryAgain_ = nullptr;
+    QAction *showLog_ = nullptr;
+    QAction *useFreePort_ = nullptr;
     QStringList mcpLabels_;    // what the submenu shows now, to rebuild it only on change
     TrayMenuModel shownModel_; // what the menu and tooltip show now
     bool modelShown_ = false;

@@ -37,7 +37,9 @@ bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
            a.restartEnabled == b.restartEnabled && a.restartLabel == b.restartLabel &&
            a.mcpRows == b.mcpRows && a.mcpEmptyText == b.mcpEmptyText &&
            a.mcpFlaggedCount == b.mcpFlaggedCount && a.mcpMenuTitle == b.mcpMenuTitle &&
-           a.orphanCount == b.orphanCount && a.orphanLabel == b.orphanLabel;
+           a.orphanCount == b.orphanCount && a.orphanLabel == b.orphanLabel &&
+           a.failureLine == b.failureLine && a.tryAgainEnabled == b.tryAgainEnabled &&
+           a.showLogEnabled == b.showLogEnabled && a.useFreePortLabel == b.useFreePortLabel;
 }
 
 QString consentQuestion(const ServiceStatus &st, const QString &action) {
@@ -92,8 +94,23 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
             QLatin1Char('\n') + tr("Installed version %1 differs").arg(st.installedVersion);
     if (!st.orphans.isEmpty())
         m.tooltip += QLatin1Char('\n') + tr("%1 orphaned process(es)").arg(st.orphans.size());
-    if (st.state == State::Failed && !st.lastError.isEmpty())
-        m.tooltip += QLatin1Char('\n') + st.lastError;
+    // Failed says what went wrong in the service's own words (failure.cause), else the machine's.
+    const bool failed = st.state == State::Failed;
+    const QString cause = !st.failure.cause.isEmpty() ? st.failure.cause : st.lastError;
+    if (failed && !cause.isEmpty()) m.tooltip += QLatin1Char('\n') + cause;
+    if (failed) {
+        // The service's own words when it said any ("Unknown option 'bogus'."), else the cause;
+        // at most as wide as the activity line (a wider one made the menu overflow small
+        // screens). The tooltip and the status window have the whole cause.
+        const QString shown = st.failure.errorLine.isEmpty() ? cause : st.failure.errorLine;
+        constexpr int kFailureChars = 60;
+        m.failureLine =
+            shown.size() <= kFailureChars ? shown : shown.left(kFailureChars - 1) + QChar(0x2026);
+        m.tryAgainEnabled = true;
+        m.showLogEnabled = !st.failure.logPath.isEmpty();
+        if (st.failure.portHeld && st.failure.freePort != 0)
+            m.useFreePortLabel = tr("Use a free port (%1)").arg(st.failure.freePort);
+    }
 
     m.url = st.url;
     m.openEnabled = !st.url.isEmpty() && serviceAnswers(st.state);

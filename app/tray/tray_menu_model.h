@@ -39,6 +39,11 @@ struct TrayMenuModel {
     QString mcpMenuTitle; // "MCP servers", marked when one needs attention
     int orphanCount = 0;
     QString orphanLabel; // empty: no orphan entry in the menu
+    // Failed: what went wrong (failure.cause, elided for the menu) and what can be done.
+    QString failureLine; // empty when not Failed
+    bool tryAgainEnabled = false;
+    bool showLogEnabled = false;
+    QString useFreePortLabel; // "Use a free port (4097)"; empty = no item
 };
 
 // The question to ask before `action` ("Stop", "Restart", "Quit and stop") while tool calls run,

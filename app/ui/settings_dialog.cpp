@@ -126,9 +126,9 @@ QMap<QString, QVariant> SettingsDialog::values() const {
             out.insert(it.key(),
                        box->isChecked() ? QStringLiteral("true") : QStringLiteral("false"));
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value()))
-            out.insert(it.key(), it.key() == QLatin1String("service/arguments")
-                                     ? QVariant(QProcess::splitCommand(edit->text()))
-                                     : QVariant(edit->text()));
+            // service/arguments too: settingsFromValues reads the text with the INI file's
+            // own parser (settings/argument_list.h), quotes and all.
+            out.insert(it.key(), QVariant(edit->text()));
     }
     return out;
 }

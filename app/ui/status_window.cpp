@@ -2,6 +2,7 @@
 
 #include "tray/tray_icons.h"
 #include "tray/tray_menu_model.h"
+#include "ui/failure_panel.h"
 #include "ui/format.h"
 #include "ui/health_timeline.h"
 
@@ -86,6 +87,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     top->addWidget(card);
     top->addLayout(buttons);
     root->addLayout(top);
+    root->addWidget(failure_ = new FailurePanel);
 
     auto *mcpBox = new QGroupBox(tr("MCP servers"));
     auto *mcpLayout = new QVBoxLayout(mcpBox);
@@ -183,6 +185,7 @@ void StatusWindow::refresh() {
     cleanup_->setVisible(m.orphanCount > 0);
     cleanup_->setText(m.orphanLabel);
 
+    failure_->setStatus(st);
     fillMcpTable();
     timeline_->update();
 }

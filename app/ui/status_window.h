@@ -15,6 +15,7 @@ class QTableWidget;
 namespace tether::ui {
 
 class HealthTimeline;
+class FailurePanel;
 
 class StatusWindow : public QWidget {
     Q_OBJECT
@@ -23,6 +24,8 @@ public:
 
     // A line above the card saying why this window opened by itself (e.g. no system tray).
     void setNotice(const QString &text);
+    // What went wrong when Failed, with Show log / Try again / Use a free port (its signals).
+    FailurePanel *failurePanel() const { return failure_; }
 
 public slots:
     void refresh();
@@ -57,6 +60,7 @@ private:
     QPushButton *cleanup_ = nullptr;
     QTableWidget *mcp_ = nullptr;
     HealthTimeline *timeline_ = nullptr;
+    FailurePanel *failure_ = nullptr;
     QPlainTextEdit *log_ = nullptr;
 };
 

@@ -419,7 +419,7 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
             ledger->remove(job->report.gone());
             job->after = scan(*ledger, commands); // what is still there stays listed
         },
-        [this, job, dryRun, done] {
+        [this, job, dryRun, possibleConfirmed, done] {
             CleanupSummary out;
             for (const policy::Orphan &o : job->found.orphans)
                 out.found << toStatus(o, job->entries);
@@ -454,6 +454,15 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
                 }
                 out.lines << describeSweep(r);
             }
+            // Listed, never killed without a person's yes: say so, and how to give it.
+            if (!possibleConfirmed)
+                for (const OrphanStatus &o : out.found)
+                    if (o.kind == QLatin1String("possible"))
+                        out.lines << QStringLiteral("pid %1 (%2): possible orphan (its command "
+                                                    "matches, its parent is gone): kept; "
+                                                    "`tether cleanup --yes` removes it")
+                                         .arg(o.pid)
+                                         .arg(o.argv.join(QLatin1Char(' ')).left(120));
             publishOrphans(job->after.orphans);
             done(out);
         });

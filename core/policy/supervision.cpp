@@ -1024,8 +1024,8 @@ void Machine::scheduleRestart(const std::string &reason) {
     const RestartDecision d = decideRestart(s_.budget, now_, timings());
     if (d.giveUp) {
         fail("gave up after " + std::to_string(s_.budget.failures.size()) +
-                 " failed starts within " + std::to_string(timings().burstWindowMs / 1000) +
-                 " s; last: " + reason,
+                 " crashes or failed starts within " +
+                 std::to_string(timings().burstWindowMs / 1000) + " s; last: " + reason,
              NoticeKind::GaveUp);
         return;
     }

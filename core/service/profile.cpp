@@ -112,9 +112,14 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
                 QStringLiteral("opencode is not installed (looked in PATH and ~/.opencode/bin); "
                                "install it or set [service] program");
     } else if (id == Dialect::Demo) {
-        p.program = tetherBinary;
+        // [service] program names another tether (its demo-service), as settings.h says.
+        p.program = s.program.isEmpty() ? tetherBinary : s.program;
         p.arguments = QStringList{QStringLiteral("demo-service"), QStringLiteral("--port"), port} +
                       s.arguments;
+        // The embedded default (auto, no opencode, nothing configured) shows everything: two
+        // MCP servers, so a newcomer sees the MCP rows, their menu and the orphan handling.
+        if (!s.profile && s.arguments.isEmpty())
+            p.arguments << QStringLiteral("--mcp") << QString::number(kEmbeddedDemoMcpServers);
         p.installedVersion = QString::fromLatin1(kDemoServiceVersion);
         p.healthPath = QStringLiteral("/global/health");
         p.mcpStatusPath = QStringLiteral("/mcp");

@@ -12,6 +12,8 @@
 namespace tether {
 
 inline constexpr char kDemoServiceVersion[] = "1.18.33-demo";
+// MCP servers of the demo service when nothing is configured (auto profile, no opencode).
+inline constexpr int kEmbeddedDemoMcpServers = 2;
 
 struct Profile {
     policy::Dialect dialect = policy::Dialect::Demo; // policy::toString names it

@@ -2,6 +2,7 @@
 
 #include "service/service_job.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -94,9 +95,13 @@ void ServiceLauncher::launch(int port) {
     p->setProcessEnvironment(env);
     p->setStandardInputFile(QProcess::nullDevice());
     // Output goes to a file, not a pipe: the service outlives Tether without SIGPIPE.
+    logOffset_ = 0;
     if (!config_.serviceLogPath.isEmpty()) {
         QFile log(config_.serviceLogPath); // private from its first byte
-        if (log.open(QIODevice::Append)) log.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        if (log.open(QIODevice::Append)) {
+            log.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+            logOffset_ = log.size();
+        }
         p->setStandardOutputFile(config_.serviceLogPath, QIODevice::Append);
         p->setStandardErrorFile(config_.serviceLogPath, QIODevice::Append);
     } else {
@@ -121,15 +126,21 @@ void ServiceLauncher::launch(int port) {
     connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus st) {
         if (p != process_) return;
         const os::Identity id = identity_;
-        feed_(policy::Exited{id, st == QProcess::CrashExit
+        const policy::ExitFacts exit{code, st == QProcess::CrashExit,
+                                     QDateTime::currentMSecsSinceEpoch() - startedAtMs_};
+        emit childExited(exit);
+        const std::string meaning = exit.crashed ? std::string() : policy::exitCodeMeaning(code);
+        feed_(policy::Exited{id, exit.crashed
                                      ? "pid " + std::to_string(id.pid) + " was killed or crashed"
                                      : "pid " + std::to_string(id.pid) + " exited with code " +
-                                           std::to_string(code)});
+                                           std::to_string(code) +
+                                           (meaning.empty() ? "" : " (" + meaning + ")")});
     });
     process_ = p;
     identity_ = {};
     password_ = password;
     job_.reset();
+    startedAtMs_ = QDateTime::currentMSecsSinceEpoch();
     p->start();
 }
 

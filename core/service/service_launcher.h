@@ -4,6 +4,7 @@
 #pragma once
 
 #include "os/process.h"
+#include "policy/failure.h"
 #include "service/profile.h"
 #include "supervision/executor.h"
 
@@ -39,8 +40,13 @@ public:
     // The current child, if any: forgotten (and released once it exits) after a stop.
     void forgetChild();
 
+    // Where the current service's output starts in the log file: its last lines are from here.
+    qint64 logOffset() const { return logOffset_; }
+
 signals:
     void logLine(const QString &line);
+    // The child ended: how, and after how long (the failure's cause reads it).
+    void childExited(const tether::policy::ExitFacts &exit);
 
 private:
     void onStarted(QProcess *p);
@@ -52,6 +58,8 @@ private:
     os::Identity identity_;
     QString password_;
     std::shared_ptr<os::Job> job_;
+    qint64 logOffset_ = 0;
+    qint64 startedAtMs_ = 0; // monotonic, for ExitFacts::ranMs
 };
 
 } // namespace tether

@@ -5,6 +5,18 @@
 
 namespace tether {
 
+QJsonObject FailureStatus::toJson() const {
+    return QJsonObject{
+        {QStringLiteral("cause"), cause},
+        {QStringLiteral("errorLine"), errorLine},
+        {QStringLiteral("serviceLog"), QJsonArray::fromStringList(serviceLog)},
+        {QStringLiteral("logPath"), logPath},
+        {QStringLiteral("portHeld"), portHeld},
+        {QStringLiteral("portHolder"), portHolder},
+        {QStringLiteral("freePort"), freePort},
+    };
+}
+
 QJsonObject ServiceStatus::toJson() const {
     QJsonArray mcpArray;
     for (const McpChildStatus &m : mcp) {
@@ -81,6 +93,7 @@ QJsonObject ServiceStatus::toJson() const {
                      {QStringLiteral("runningTools"), toolArray(activity.runningTools)},
                      {QStringLiteral("summary"), activity.summary}}},
         {QStringLiteral("lastInterrupted"), interrupted},
+        {QStringLiteral("failure"), failure.toJson()},
         {QStringLiteral("lastInterruptedAt"),
          lastInterrupted.at.isValid() ? lastInterrupted.at.toString(Qt::ISODateWithMs) : QString()},
         {QStringLiteral("servicePath"), QJsonObject{{QStringLiteral("source"), servicePath.source},

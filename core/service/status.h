@@ -66,6 +66,24 @@ struct InterruptedStatus {
     QString summary;                // policy::describeInterruption; empty when nothing
 };
 
+// Why the service is Failed, for a person: the cause in one line, the service's own last
+// output, and (when the port is the cause) who holds it and a port that would do. Empty when
+// not Failed or nothing is known.
+struct FailureStatus {
+    QString cause;     // "the service stopped at once: Unknown option --bogus (exit code 2: bad
+                       // arguments)" or "port 4096 is held by python3 (pid 1234)"
+    QString errorLine; // the service's own line naming the problem ("Unknown option
+                       // 'bogus'."); empty when none or the port is the cause
+    QStringList serviceLog; // the service's last stderr/stdout lines of its last run, <= 12
+    QString logPath;        // the service's log file
+    bool portHeld = false;  // the port is the cause
+    QString portHolder;     // "python3 (pid 1234)", "Windows (excluded range ...)"
+    quint16 freePort = 0;   // suggestion, 0 = none
+
+    bool isEmpty() const { return cause.isEmpty() && serviceLog.isEmpty(); }
+    QJsonObject toJson() const;
+};
+
 struct ServiceStatus {
     policy::State state = policy::State::Stopped;
     std::optional<policy::Dialect> profile; // empty: not resolved (status --json prints "")
@@ -84,6 +102,7 @@ struct ServiceStatus {
     QList<OrphanStatus> orphans;
     ActivityStatus activity;
     InterruptedStatus lastInterrupted; // what the last replacement or forced stop cut short
+    FailureStatus failure;             // why it is Failed (empty otherwise)
     ServicePath servicePath;           // the PATH the service was given, and where it came from
 
     QJsonObject toJson() const;

@@ -3,6 +3,7 @@
 
 #include "service/health.h"
 #include "service/managed_registration.h"
+#include "service/port_doctor.h"
 #include "service/registration_store.h"
 #include "service/service_job.h"
 #include "service/service_launcher.h"
@@ -111,6 +112,8 @@ public:
         }
         QObject::connect(&launcher, &ServiceLauncher::logLine, s, &Supervisor::logLine);
         QObject::connect(&stops, &StopRunner::logLine, s, &Supervisor::logLine);
+        QObject::connect(&launcher, &ServiceLauncher::childExited, s,
+                         [s](const policy::ExitFacts &e) { s->lastExit_ = e; });
     }
 
     void start(policy::Timer t, Ms delayMs) override {
@@ -131,6 +134,7 @@ public:
                                    QLatin1String(policy::toString(to)),
                                    reason.empty() ? QString() : QStringLiteral(": ") + q(reason)));
         if (policy::interruptsWork(from, to)) sup->recordInterruption();
+        if (to == State::Failed || from == State::Failed) sup->refreshFailure();
         emit sup->stateChanged(from, to, q(reason));
     }
     void changed() override {
@@ -365,6 +369,52 @@ void Supervisor::refreshStatus() {
     emit statusChanged();
 }
 
+namespace {
+
+// The lines the service wrote since `offset` (its last run), at most the last 64 KiB of them.
+std::vector<std::string> serviceOutputSince(const QString &path, qint64 offset) {
+    QFile f(path);
+    if (path.isEmpty() || !f.open(QIODevice::ReadOnly)) return {};
+    constexpr qint64 kTail = 64 * 1024;
+    const qint64 from = std::max(offset, f.size() - kTail);
+    // A rotation since the launch leaves the file shorter than the offset: read its start.
+    f.seek(from > f.size() ? 0 : from);
+    std::vector<std::string> lines;
+    for (const QByteArray &l : f.readAll().split('\n'))
+        lines.push_back(QString::fromUtf8(l).toStdString());
+    return lines;
+}
+
+} // namespace
+
+void Supervisor::refreshFailure() {
+    if (status_.state != State::Failed) {
+        status_.failure = FailureStatus{};
+        return;
+    }
+    policy::FailureFacts facts;
+    facts.reason = exec_->state().failure;
+    facts.exit = lastExit_;
+    if (lastExit_)
+        facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());
+    FailureStatus out;
+    out.logPath = config_.serviceLogPath;
+    // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
+    const PortExamination port = examinePort(quint16(config_.profile.port), 0);
+    if (port.diagnosis.isCause) {
+        facts.portCause = port.diagnosis.cause;
+        out.portHeld = true;
+        out.portHolder = q(port.diagnosis.holder);
+        out.freePort = port.freePort;
+    }
+    out.cause = q(policy::describeFailure(facts));
+    if (facts.portCause.empty()) out.errorLine = q(policy::errorLine(facts.log));
+    for (const std::string &l : policy::relevantLines(facts.log, 12))
+        out.serviceLog << q(l);
+    status_.failure = out;
+    emit logLine(QStringLiteral("failed: ") + out.cause);
+}
+
 // An adopted service is not our child: the kernel tells when it exits (pidfd, kqueue, process
 // handle); where it cannot, a look on a cadence does.
 void Supervisor::watchAdoptedExit() {
@@ -449,6 +499,7 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
 // ---- The person's requests ------------------------------------------------------------------
 
 void Supervisor::start() {
+    lastExit_.reset(); // a new attempt: an earlier run's exit no longer explains anything
     feed(policy::StartRequested{});
 }
 

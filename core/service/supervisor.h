@@ -6,6 +6,7 @@
 
 #include "os/process.h"
 #include "policy/activity.h"
+#include "policy/failure.h"
 #include "policy/notice.h"
 #include "policy/supervision.h"
 #include "service/http_client.h"
@@ -116,6 +117,7 @@ private:
     void refreshActivityStatus(); // status_.activity from the monitor, on the clock
     void recordInterruption();    // work is being cut short: keep and announce what ran
     void watchAdoptedExit();
+    void refreshFailure(); // status_.failure when Failed: the cause, the log, the port doctor
 
     Config config_;
     ServiceStatus status_;
@@ -135,6 +137,7 @@ private:
     QByteArray managedStamp_; // the last content seen of service.json
     std::unique_ptr<ActivityMonitor> activity_;
     QTimer activityTick_; // while a tool runs: its "for N s" grows on every surface
+    std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)
 };
 
 } // namespace tether

@@ -1,6 +1,7 @@
 #include "settings/settings.h"
 
 #include "policy/supervision.h"
+#include "settings/argument_list.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -142,14 +143,16 @@ const std::vector<Field> &fields() {
                &Settings::profile, &profileText, &parseProfile),
         text("service/program", &Settings::program),
         Field{"service/arguments",
-              [](Settings &s, const QVariant &v, QString *) {
-                  // QSettings gives a list for "a, b" and a string for a single value.
-                  s.arguments = v.typeId() == QMetaType::QStringList ? v.toStringList()
-                                : v.toString().isEmpty()             ? QStringList()
-                                                                     : QStringList{v.toString()};
-                  return true;
+              [](Settings &s, const QVariant &v, QString *warning) {
+                  // QSettings gives a list for "a, b" and a string otherwise: one parser reads
+                  // both, as the Settings dialog does (settings/argument_list.h).
+                  const ArgumentList parsed = argumentsFromSetting(v);
+                  s.arguments = parsed.arguments;
+                  if (!parsed.error.isEmpty() && warning) *warning = parsed.error;
+                  return parsed.error.isEmpty();
               },
-              [](const Settings &s) { return QVariant(s.arguments); }},
+              // Written as one line, so that an argument with spaces reads back as one.
+              [](const Settings &s) { return QVariant(joinArgumentList(s.arguments)); }},
         integer(
             "service/port", 1, 65535, [](Settings &s, qint64 n) { s.port = int(n); },
             [](const Settings &s) { return s.port; }),
