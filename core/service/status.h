@@ -83,6 +83,10 @@ struct ServiceStatus {
     QList<OrphanStatus> orphans;
     ActivityStatus activity;
     InterruptedStatus lastInterrupted; // what the last replacement or forced stop cut short
+    // What Tether will do by itself and when (policy::nextSteps; wall clock, display only):
+    // replace a service that stays silent, start again after a back-off. Invalid: nothing due.
+    QDateTime replaceAt;
+    QDateTime restartAt;
 
     QJsonObject toJson() const;
 };

@@ -1,12 +1,14 @@
 // The tray's pure parts: icons per state, the menu model per status, the notice rate limiter
 // and the health history ring.
 #include "service/health_history.h"
+#include "tray/menu_status.h"
 #include "tray/notice_limiter.h"
 #include "tray/tray_icons.h"
 #include "tray/tray_menu_model.h"
 
 #include <QApplication>
 #include <QImage>
+#include <QLabel>
 #include <QtTest>
 
 using namespace tether;
@@ -16,7 +18,7 @@ namespace {
 
 const QList<State> kStates = {State::Stopped,       State::Starting,   State::Healthy,
                               State::NotResponding, State::Recovering, State::Restarting,
-                              State::Failed};
+                              State::Stopping,      State::Failed};
 
 QPalette lightPalette() {
     QPalette p;
@@ -97,14 +99,55 @@ private slots:
         QVERIFY(amber.red() > 200 && amber.green() > 100 && amber.blue() < 80);
         const QColor grey = centreRing(State::Stopped);
         QVERIFY(qAbs(grey.red() - grey.blue()) < 10 && qAbs(grey.red() - grey.green()) < 10);
-        QCOMPARE(centreRing(State::Recovering), amber); // same colour, different mark
+        // Issue 16: waiting and Tether acting look different, not one amber for both.
+        const QColor recovering = centreRing(State::Recovering);
+        QVERIFY2(qAbs(recovering.green() - amber.green()) > 60, qPrintable(recovering.name()));
+    }
+
+    // Issue 16: white on the old amber was 2.4:1. Every glyph now stands out from its disc
+    // (WCAG's 3:1 for graphics, with room), in both palettes.
+    void glyphsContrastWithTheirDisc() {
+        for (const QPalette &pal : {lightPalette(), darkPalette()})
+            for (State s : kStates) {
+                const QColor disc = stateColor(s, pal);
+                const double ratio = contrastRatio(glyphColor(disc), disc);
+                QVERIFY2(ratio >= 4.0, qPrintable(QStringLiteral("%1: %2 on %3 is %4:1")
+                                                      .arg(policy::toString(s))
+                                                      .arg(glyphColor(disc).name(), disc.name())
+                                                      .arg(ratio, 0, 'f', 2)));
+            }
+        QCOMPARE(contrastRatio(Qt::white, Qt::black), 21.0);
+    }
+
+    // Issue 16: an MCP server over its limit marks the icon itself (a warning triangle), not
+    // only a third-level submenu; each badge has a shape and place of its own.
+    void mcpAttentionBadgeMarksTheIcon() {
+        IconFlags warn;
+        warn.mcpAttention = true;
+        QCOMPARE(iconKey(State::Healthy, warn), QStringLiteral("healthy+mcp"));
+        for (int size : {16, 22, 32}) {
+            const QImage plain = render(State::Healthy, {}, size, 1, lightPalette());
+            const QImage marked = render(State::Healthy, warn, size, 1, lightPalette());
+            QVERIFY(differingPixels(plain, marked) > size / 2);
+            int yellow = 0; // the warning sign's yellow, seen nowhere else in the icon
+            for (int y = 0; y < marked.height(); ++y)
+                for (int x = 0; x < marked.width(); ++x) {
+                    const QColor c = QColor::fromRgba(marked.pixel(x, y));
+                    yellow += c.alpha() > 200 && c.red() > 220 && c.green() > 170 && c.blue() < 90;
+                }
+            QVERIFY2(yellow >= size / 4, qPrintable(QString::number(yellow)));
+        }
     }
 
     void badgesChangeTheIcon() {
         for (int size : {16, 32}) {
             const QImage plain = render(State::Healthy, {}, size, 1, lightPalette());
-            const QImage orphans = render(State::Healthy, {true, false}, size, 1, lightPalette());
-            const QImage mismatch = render(State::Healthy, {false, true}, size, 1, lightPalette());
+            IconFlags o, v;
+            o.orphans = true;
+            o.orphanCount = 3;
+            v.versionMismatch = true;
+            const QImage orphans = render(State::Healthy, o, size, 1, lightPalette());
+            const QImage mismatch = render(State::Healthy, v, size, 1, lightPalette());
             QVERIFY(differingPixels(plain, orphans) > 3);
             QVERIFY(differingPixels(plain, mismatch) > 3);
             QVERIFY(differingPixels(orphans, mismatch) > 3);
@@ -115,7 +158,9 @@ private slots:
         QVERIFY(differingPixels(render(State::Stopped, {}, 22, 1, lightPalette()),
                                 render(State::Stopped, {}, 22, 1, darkPalette())) > 20);
         for (State s : kStates) { // template images: black with alpha only
-            const QImage m = render(s, {true, true}, 22, 2, lightPalette(), true);
+            IconFlags all;
+            all.orphans = all.versionMismatch = all.mcpAttention = true;
+            const QImage m = render(s, all, 22, 2, lightPalette(), true);
             int opaque = 0;
             for (int y = 0; y < m.height(); ++y)
                 for (int x = 0; x < m.width(); ++x) {
@@ -163,8 +208,9 @@ private slots:
 
     void statusLineAndTooltip() {
         const TrayMenuModel m = trayMenuModel(statusIn(State::Healthy), t0());
-        QCOMPARE(m.statusLine,
-                 QStringLiteral("Healthy · demo 1.18.33 · port 4096 · up 3 h 05 min"));
+        QCOMPARE(m.statusLine, QStringLiteral("Healthy"));
+        // The version once: "demo 1.18.33-demo" said the profile twice.
+        QCOMPARE(m.detailLine, QStringLiteral("1.18.33 · port 4096 · up 3 h 05 min"));
         QVERIFY(m.tooltip.contains(QStringLiteral("Healthy")));
         QVERIFY(m.tooltip.contains(QStringLiteral("4096")));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.18.33")));
@@ -172,7 +218,50 @@ private slots:
         ServiceStatus failed = statusIn(State::Failed);
         failed.lastError = QStringLiteral("port 4096 is held by python3 (pid 77)");
         QVERIFY(trayMenuModel(failed, t0()).tooltip.contains(failed.lastError));
-        QVERIFY(!trayMenuModel(failed, t0()).statusLine.contains(QStringLiteral("up ")));
+        QVERIFY(!trayMenuModel(failed, t0()).detailLine.contains(QStringLiteral("up ")));
+    }
+
+    // Issue 16: not responding says what happens next, counting down to the replacement.
+    void notRespondingSaysWhenItIsReplaced() {
+        ServiceStatus st = statusIn(State::NotResponding);
+        st.lastError = QStringLiteral("no answer within 1000 ms");
+        st.replaceAt = t0().addMSecs(17200);
+        TrayMenuModel m = trayMenuModel(st, t0());
+        QCOMPARE(m.statusLine,
+                 QStringLiteral("Not responding · replaced in 18 s unless it answers"));
+        QVERIFY(m.tooltip.contains(m.statusLine));
+        st.replaceAt = t0();
+        QCOMPARE(trayMenuModel(st, t0()).statusLine,
+                 QStringLiteral("Not responding · replaced unless the next check answers"));
+        ServiceStatus again = statusIn(State::Restarting);
+        again.restartAt = t0().addMSecs(3500);
+        QCOMPARE(trayMenuModel(again, t0()).statusLine,
+                 QStringLiteral("Restarting · again in 4 s"));
+    }
+
+    // Issue 16: the menu's status lines are normal text (not a disabled grey item) and keep one
+    // width whatever the state says, so the menu does not jump between ~160 and ~410 px.
+    void menuStatusKeepsItsWidthAndContrast() {
+        MenuStatusWidget w;
+        QSet<int> widths;
+        for (State s : kStates) {
+            ServiceStatus st = statusIn(s);
+            st.lastError = QStringLiteral("no answer within 1000 ms");
+            st.replaceAt = t0().addSecs(18);
+            w.setModel(trayMenuModel(st, t0()), stateColor(s, lightPalette()));
+            w.adjustSize();
+            widths.insert(w.sizeHint().width());
+            widths.insert(w.width());
+            QVERIFY(w.statusLabel()->isEnabled());
+        }
+        QCOMPARE(widths.size(), 1);
+        const int width = *widths.begin();
+        const int em = w.fontMetrics().averageCharWidth();
+        QVERIFY2(width >= 30 * em && width <= 60 * em, qPrintable(QString::number(width)));
+        const QPalette pal = w.statusLabel()->palette();
+        const double ratio = contrastRatio(pal.color(QPalette::Active, QPalette::WindowText),
+                                           pal.color(QPalette::Active, QPalette::Window));
+        QVERIFY2(ratio >= 4.5, qPrintable(QString::number(ratio)));
     }
 
     // Issue 15: the menu and tooltip say what the service works on; the icon shows "working"
@@ -249,6 +338,12 @@ private slots:
         QVERIFY(m.mcpRows[0].flagged);
         QVERIFY(m.mcpRows[0].label.startsWith(QStringLiteral("⚠ ")));
         QCOMPARE(m.mcpRows[0].flagReason, st.mcp[0].flagReason);
+        // One action, named for what it does to this server; shown in the menu itself.
+        QCOMPARE(m.mcpRows[0].actionLabel, QStringLiteral("Restart leaky"));
+        QVERIFY(m.mcpRows[0].attentionLabel.contains(QStringLiteral("Restart leaky")));
+        QVERIFY(m.mcpRows[0].attentionLabel.contains(QStringLiteral("1500 MiB")));
+        QCOMPARE(m.mcpRows[1].actionLabel, QStringLiteral("Reconnect"));
+        QVERIFY(m.mcpRows[1].attentionLabel.isEmpty());
         QVERIFY(!m.mcpRows[1].flagged);
         QCOMPARE(m.mcpFlaggedCount, 1);
         QVERIFY(m.mcpMenuTitle.contains(QStringLiteral("1 need attention")));
