@@ -213,6 +213,7 @@ void TrayApp::refreshMcpMenu(const TrayMenuModel &m) {
         if (row.attentionLabel.isEmpty()) continue;
         // Over its limit: in the menu itself, not only two submenus down.
         auto *top = new QAction(row.attentionLabel, &menu_);
+        top->setToolTip(row.flagReason);
         connect(top, &QAction::triggered, this, act);
         top->setEnabled(row.reconnectEnabled);
         menu_.insertAction(mcpMenu_->menuAction(), top);

@@ -130,9 +130,13 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
                        QString(),
                        QString()};
         row.actionLabel = c.flagged ? tr("Restart %1").arg(c.name) : tr("Reconnect");
+        // Short enough for the menu's width; the reason in full is the tooltip and the submenu.
         if (c.flagged)
             row.attentionLabel =
-                QStringLiteral("⚠ ") + tr("Restart %1: %2").arg(c.name, c.flagReason);
+                QStringLiteral("⚠ ") + (c.flagReason.startsWith(QLatin1String("memory"))
+                                            ? tr("Restart %1 (memory over its limit)")
+                                            : tr("Restart %1 (CPU busy too long)"))
+                                           .arg(c.name);
         m.mcpRows.append(row);
         m.mcpFlaggedCount += c.flagged ? 1 : 0;
     }

@@ -124,7 +124,8 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     mcp_->setSelectionMode(QAbstractItemView::NoSelection);
     mcp_->setWordWrap(false);
     mcpEmpty_ = new QLabel;
-    mcpEmpty_->setAlignment(Qt::AlignCenter);
+    mcpEmpty_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    mcpEmpty_->setMargin(mcpEmpty_->fontMetrics().height());
     mcpEmpty_->setWordWrap(true);
     mcpStack_->addWidget(mcp_);
     mcpStack_->addWidget(mcpEmpty_);
@@ -248,7 +249,12 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
         QString status = c.status;
         status.replace(QLatin1Char('_'), QLatin1Char(' '));
         if (!c.error.isEmpty()) status += QStringLiteral(": ") + c.error;
-        if (c.flagged) status = QStringLiteral("⚠ ") + c.flagReason;
+        // The mark and a short word here; the numbers are in the red Memory / CPU cell and the
+        // reason in full in the tooltip (the whole reason was elided in the column).
+        const bool memory = c.flagged && c.flagReason.startsWith(QLatin1String("memory"));
+        if (c.flagged)
+            status = QStringLiteral("⚠ ") + status +
+                     (memory ? tr(", memory over its limit") : tr(", CPU busy too long"));
         QStringList cells(ColumnCount - 1);
         cells[Name] = c.name;
         cells[Status] = status;
@@ -261,8 +267,8 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
             QTableWidgetItem *item = mcp_->item(row, col);
             if (!item) mcp_->setItem(row, col, item = new QTableWidgetItem);
             item->setText(cells[col]);
-            item->setToolTip(cells[col]);
-            const bool marked = c.flagged && (col == Status || col == Memory);
+            item->setToolTip(c.flagged && col == Status ? c.flagReason : cells[col]);
+            const bool marked = c.flagged && (col == Status || col == (memory ? Memory : Cpu));
             item->setForeground(marked ? QBrush(warn) : QBrush());
             QFont f = item->font();
             f.setBold(marked);

@@ -340,8 +340,8 @@ private slots:
         QCOMPARE(m.mcpRows[0].flagReason, st.mcp[0].flagReason);
         // One action, named for what it does to this server; shown in the menu itself.
         QCOMPARE(m.mcpRows[0].actionLabel, QStringLiteral("Restart leaky"));
-        QVERIFY(m.mcpRows[0].attentionLabel.contains(QStringLiteral("Restart leaky")));
-        QVERIFY(m.mcpRows[0].attentionLabel.contains(QStringLiteral("1500 MiB")));
+        QCOMPARE(m.mcpRows[0].attentionLabel,
+                 QStringLiteral("⚠ Restart leaky (memory over its limit)"));
         QCOMPARE(m.mcpRows[1].actionLabel, QStringLiteral("Reconnect"));
         QVERIFY(m.mcpRows[1].attentionLabel.isEmpty());
         QVERIFY(!m.mcpRows[1].flagged);

@@ -236,6 +236,12 @@ private slots:
         QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel *l) {
             return l->isVisible() && l->text() == QStringLiteral("No MCP servers");
         }));
+        f.status.state = State::Failed;
+        w.refresh();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel *l) {
+            return l->isVisible() && l->text() == QStringLiteral("Service not running");
+        }));
+        w.grab().save(outDir() + QStringLiteral("/offscreen-status-failed.png"));
     }
 
     // Issue 16: a server over its limit is marked in the table and has a Restart button there.
@@ -245,7 +251,10 @@ private slots:
         f.status.mcp[0].flagged = true;
         f.status.mcp[0].flagReason = QStringLiteral("memory 612 MiB is over 500 MiB (+9 MiB/min)");
         ui::StatusWindow w(f.model());
-        QVERIFY(w.mcpTable()->item(0, 1)->text().startsWith(QStringLiteral("⚠ memory 612 MiB")));
+        QCOMPARE(w.mcpTable()->item(0, 1)->text(),
+                 QStringLiteral("⚠ connected, memory over its limit"));
+        QCOMPARE(w.mcpTable()->item(0, 1)->toolTip(), f.status.mcp[0].flagReason);
+        QVERIFY(w.mcpTable()->item(0, 2)->font().bold()); // the number that is too high
         auto *button = qobject_cast<QPushButton *>(w.mcpTable()->cellWidget(0, 6));
         QCOMPARE(button->text(), QStringLiteral("Restart filesystem"));
         QCOMPARE(qobject_cast<QPushButton *>(w.mcpTable()->cellWidget(1, 6))->text(),
