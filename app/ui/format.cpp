@@ -59,24 +59,6 @@ qint64 secondsUntil(const QDateTime &at, const QDateTime &now) {
     return qMax<qint64>(0, (now.msecsTo(at) + 999) / 1000);
 }
 
-policy::State stateNamed(const QString &name, bool *ok) {
-    using policy::State;
-    for (State s : {State::Stopped, State::Starting, State::Healthy, State::NotResponding,
-                    State::Recovering, State::Restarting, State::Stopping, State::Failed})
-        if (name == QLatin1String(policy::toString(s))) {
-            *ok = true;
-            return s;
-        }
-    *ok = false;
-    return State::Stopped;
-}
-
-// A reason as the policy wrote it, made to read as a sentence part.
-QString plainReason(QString reason) {
-    reason.replace(QStringLiteral("(recovery window spent)"), tr("(recovery window spent)"));
-    return reason;
-}
-
 QString outcomeText(const QString &outcome) {
     if (outcome == QLatin1String("exited-on-term")) return tr("exited when asked");
     if (outcome == QLatin1String("killed")) return tr("did not exit in time and was ended");
@@ -152,12 +134,11 @@ EventLine eventLine(const QString &logLine, const QDateTime &now) {
     static const QRegularExpression lostRe(QStringLiteral("^event stream lost: (.*)$"));
     QRegularExpressionMatch m;
     if ((m = stateRe.match(text)).hasMatch()) {
-        bool okFrom = false, okTo = false;
-        stateNamed(m.captured(1), &okFrom);
-        const policy::State to = stateNamed(m.captured(2), &okTo);
-        if (okFrom && okTo) {
+        policy::State from = policy::State::Stopped, to = policy::State::Stopped;
+        if (policy::fromString(m.captured(1).toLatin1().constData(), &from) &&
+            policy::fromString(m.captured(2).toLatin1().constData(), &to)) {
             text = stateLabel(to);
-            if (!m.captured(3).isEmpty()) text += QStringLiteral(": ") + plainReason(m.captured(3));
+            if (!m.captured(3).isEmpty()) text += QStringLiteral(": ") + m.captured(3);
         }
     } else if ((m = startedRe.match(text)).hasMatch()) {
         text = tr("Service started (pid %1, port %2)").arg(m.captured(1), m.captured(2));
