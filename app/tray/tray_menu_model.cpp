@@ -147,7 +147,8 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         m.tooltip += QLatin1Char('\n') +
                      tr("%1 MCP server(s) use too much memory or CPU").arg(m.mcpFlaggedCount);
     if (m.mcpRows.isEmpty())
-        m.mcpEmptyText = running ? tr("No MCP servers") : tr("Service not running");
+        m.mcpEmptyText =
+            serviceAnswers(st.state) ? tr("No MCP servers") : tr("Service not running");
 
     m.orphanCount = int(st.orphans.size());
     if (m.orphanCount > 0)

@@ -67,7 +67,26 @@ QString outcomeText(const QString &outcome) {
 }
 } // namespace
 
+namespace {
+QString stateStep(const ServiceStatus &st, const QDateTime &now);
+} // namespace
+
+// The state's sentence, then what waits for a person whatever the state: an update, orphans.
 QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
+    QStringList parts;
+    const QString step = stateStep(st, now);
+    if (!step.isEmpty()) parts << step;
+    if (st.versionMismatch && !st.installedVersion.isEmpty())
+        parts << tr("Version %1 is installed: restart to update.").arg(st.installedVersion);
+    if (!st.orphans.isEmpty())
+        parts << QCoreApplication::translate(
+            "tether", "%n orphaned MCP process(es) from an earlier service still run.", nullptr,
+            int(st.orphans.size()));
+    return parts.join(QLatin1Char(' '));
+}
+
+namespace {
+QString stateStep(const ServiceStatus &st, const QDateTime &now) {
     using policy::State;
     switch (st.state) {
     case State::Stopped:
@@ -91,11 +110,10 @@ QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
     case State::Recovering:
         return tr("It did not answer in time: Tether is replacing it.");
     case State::Restarting: {
-        QString text = st.restartAt.isValid() && secondsUntil(st.restartAt, now) > 0
-                           ? tr("Starting again in %1 s.").arg(secondsUntil(st.restartAt, now))
-                           : tr("Starting again.");
-        if (!st.lastError.isEmpty()) text = st.lastError + QStringLiteral(". ") + text;
-        return text;
+        const qint64 s = st.restartAt.isValid() ? secondsUntil(st.restartAt, now) : 0;
+        QString text = s > 0 ? tr("Starting again in %1 s").arg(s) : tr("Starting again");
+        if (!st.lastError.isEmpty()) text += QStringLiteral(" (") + st.lastError + QLatin1Char(')');
+        return text + QLatin1Char('.');
     }
     case State::Stopping:
         return tr("Stopping: waiting for the service to exit.");
@@ -105,6 +123,7 @@ QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
     }
     return QString();
 }
+} // namespace
 
 EventLine eventLine(const QString &logLine, const QDateTime &now) {
     EventLine out;

@@ -184,10 +184,22 @@ private slots:
             return l->text().contains(QStringLiteral("Last error"));
         }));
         f.status.state = State::Healthy;
+        f.status.orphans.clear();
         QVERIFY(ui::nextStepText(f.status, now0()).isEmpty());
+        // What waits for a person is said in any state: an update, orphans.
+        f.status.versionMismatch = true;
+        f.status.installedVersion = QStringLiteral("1.19.0");
+        f.status.orphans = {{101, {QStringLiteral("node")}, QStringLiteral("ledger"), 5000, 900}};
+        QCOMPARE(ui::nextStepText(f.status, now0()),
+                 QStringLiteral("Version 1.19.0 is installed: restart to update. 1 orphaned MCP "
+                                "process(es) from an earlier service still run."));
         f.status.state = State::Restarting;
         f.status.restartAt = now0().addSecs(4);
-        QVERIFY(ui::nextStepText(f.status, now0()).contains(QStringLiteral("again in 4 s")));
+        f.status.versionMismatch = false;
+        f.status.orphans.clear();
+        f.status.lastError = QStringLiteral("pid 77 was killed or crashed");
+        QCOMPARE(ui::nextStepText(f.status, now0()),
+                 QStringLiteral("Starting again in 4 s (pid 77 was killed or crashed)."));
     }
 
     // Issue 16: events read as plain words with a short time, not raw log lines.
