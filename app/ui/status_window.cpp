@@ -142,6 +142,10 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     for (const QString &line : model_.events())
         appendEvent(line);
     tabs_->addTab(log_, tr("Events"));
+    // The tabs take what is left and ask for no height of their own: once a wrapped line makes
+    // the layout height-for-width, the scroll area sizes the content by preferred heights, and
+    // the tabs' preferred height (the events' and the table's) added a scroll bar at 2x.
+    tabs_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     root->addWidget(tabs_, 1);
 
     // Uptime, the countdowns and the timeline move with time even when nothing else changes.
@@ -253,8 +257,8 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
         // reason in full in the tooltip (the whole reason was elided in the column).
         const bool memory = c.flagged && c.flagReason.startsWith(QLatin1String("memory"));
         if (c.flagged)
-            status = QStringLiteral("⚠ ") + status +
-                     (memory ? tr(", memory over its limit") : tr(", CPU busy too long"));
+            status = QStringLiteral("⚠ ") +
+                     (memory ? tr("memory over its limit") : tr("CPU busy too long"));
         QStringList cells(ColumnCount - 1);
         cells[Name] = c.name;
         cells[Status] = status;

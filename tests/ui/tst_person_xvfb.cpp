@@ -284,6 +284,14 @@ private slots:
                              2 * table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin),
                      qPrintable(name));
         }
+        // Nothing below the window's edge: the tabs need no scrolling of the window itself, with
+        // room to spare for a two-line next-step sentence (not responding says what comes next).
+        const int spare =
+            scroll->viewport()->height() - scroll->widget()->minimumSizeHint().height();
+        qInfo("window %dx%d, content minimum %dx%d, spare height %d", scroll->viewport()->width(),
+              scroll->viewport()->height(), scroll->widget()->minimumSizeHint().width(),
+              scroll->widget()->minimumSizeHint().height(), spare);
+        QVERIFY2(spare >= 2 * w->fontMetrics().lineSpacing(), qPrintable(QString::number(spare)));
         // Every column inside the viewport: no sideways scrolling to reach the buttons.
         const int right = table->columnViewportPosition(table->columnCount() - 1) +
                           table->columnWidth(table->columnCount() - 1);
