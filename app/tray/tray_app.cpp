@@ -64,10 +64,11 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
     connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice);
     connect(runtime_, &Runtime::showRequested, this, [this] { showStatusWindow(); });
-    // Uptime in the status line and tooltip moves even when the state does not.
+    // Uptime and the countdowns ("replaced in 18 s") move even when the state does not; a
+    // refresh that changes nothing is skipped, so once a second costs next to nothing.
     auto *tick = new QTimer(this);
     connect(tick, &QTimer::timeout, this, &TrayApp::refresh);
-    tick->start(5000);
+    tick->start(1000);
     refresh();
 }
 
