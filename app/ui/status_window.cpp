@@ -15,6 +15,8 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -298,6 +300,10 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     mcp_->setMinimumHeight(mcp_->horizontalHeader()->sizeHint().height() +
                            rowHeight * int(qMin<qsizetype>(3, st.mcp.size())) +
                            2 * mcp_->frameWidth() + 2);
+    // The tabs ignore their size hint (above) but keep this floor: on a screen smaller still,
+    // the window scrolls rather than squeezing the rows away.
+    tabs_->setMinimumHeight(tabs_->tabBar()->sizeHint().height() + mcp_->minimumHeight() +
+                            2 * tabs_->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) + 4);
 }
 
 } // namespace tether::ui
