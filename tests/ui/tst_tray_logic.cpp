@@ -7,7 +7,9 @@
 #include "tray/tray_menu_model.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QImage>
+#include <QPainter>
 #include <QLabel>
 #include <QtTest>
 
@@ -66,6 +68,34 @@ ServiceStatus statusIn(State s) {
 class TstTrayLogic : public QObject {
     Q_OBJECT
 private slots:
+    // A sheet of every state at 16, 22 and 32 px, plain and with each badge, for looking at
+    // (<build>/tests/ui-shots/icon-sheet.png); the checks are in the tests below.
+    void iconSheetForTheEye() {
+        IconFlags o, v, w, all;
+        o.orphans = true;
+        o.orphanCount = 2;
+        v.versionMismatch = true;
+        w.mcpAttention = true;
+        all = o;
+        all.versionMismatch = all.mcpAttention = true;
+        const QList<IconFlags> flags{{}, o, v, w, all};
+        QImage sheet(8 * 40, 5 * 3 * 40, QImage::Format_ARGB32);
+        sheet.fill(QColor(0xf0, 0xf0, 0xf0));
+        QPainter p(&sheet);
+        for (int f = 0; f < flags.size(); ++f)
+            for (int z = 0; z < 3; ++z)
+                for (int i = 0; i < kStates.size(); ++i) {
+                    const int size = QList<int>{16, 22, 32}[z];
+                    const QPixmap px =
+                        stateIconPixmap(kStates[i], flags[f], size, 1, lightPalette());
+                    p.drawPixmap(i * 40 + 4, (f * 3 + z) * 40 + 4, px);
+                }
+        p.end();
+        const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
+        QDir().mkpath(dir);
+        QVERIFY(sheet.save(dir + QStringLiteral("/icon-sheet.png")));
+    }
+
     void iconsDifferPerStateAtEverySize() {
         for (int size : {16, 22, 32, 64})
             for (qreal dpr : {1.0, 2.0}) {
