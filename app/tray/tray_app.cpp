@@ -152,7 +152,7 @@ bool TrayApp::consents(const QString &action) {
 void TrayApp::refresh() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
-    // Most refreshes (a probe answered, the 5 s tick) change nothing a person sees: skip the
+    // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the
     // menu and tooltip then.
     if (!modelShown_ || m != shownModel_) {
         statusWidget_->setModel(m, stateColor(st.state, menu_.palette()));
