@@ -79,9 +79,10 @@ QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
     if (st.versionMismatch && !st.installedVersion.isEmpty())
         parts << tr("Version %1 is installed: restart to update.").arg(st.installedVersion);
     if (!st.orphans.isEmpty())
-        parts << QCoreApplication::translate(
-            "tether", "%n orphaned MCP process(es) from an earlier service still run.", nullptr,
-            int(st.orphans.size()));
+        parts << (st.orphans.size() == 1
+                      ? tr("1 orphaned MCP process from an earlier service still runs.")
+                      : tr("%1 orphaned MCP processes from an earlier service still run.")
+                            .arg(st.orphans.size()));
     return parts.join(QLatin1Char(' '));
 }
 

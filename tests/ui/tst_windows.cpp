@@ -206,7 +206,7 @@ private slots:
         f.status.orphans = {{101, {QStringLiteral("node")}, QStringLiteral("ledger"), 5000, 900}};
         QCOMPARE(ui::nextStepText(f.status, now0()),
                  QStringLiteral("Version 1.19.0 is installed: restart to update. 1 orphaned MCP "
-                                "process(es) from an earlier service still run."));
+                                "process from an earlier service still runs."));
         f.status.state = State::Restarting;
         f.status.restartAt = now0().addSecs(4);
         f.status.versionMismatch = false;
