@@ -3,6 +3,7 @@
 #include "settings/autostart.h"
 #include "settings/storage.h"
 #include "shell/runtime.h"
+#include "tray/menu_status.h"
 #include "tray/tray_click.h"
 #include "tray/tray_menu_model.h"
 #include "ui/consent_dialog.h"
@@ -16,6 +17,7 @@
 #include <QDesktopServices>
 #include <QMessageBox>
 #include <QUrl>
+#include <QWidgetAction>
 
 namespace tether {
 
@@ -67,10 +69,11 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
     connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice);
     connect(runtime_, &Runtime::showRequested, this, [this] { showStatusWindow(); });
-    // Uptime in the status line and tooltip moves even when the state does not.
+    // Uptime and the countdowns ("replaced in 18 s") move even when the state does not; a
+    // refresh that changes nothing is skipped, so once a second costs next to nothing.
     auto *tick = new QTimer(this);
     connect(tick, &QTimer::timeout, this, &TrayApp::refresh);
-    tick->start(5000);
+    tick->start(1000);
     refresh();
 }
 
@@ -81,11 +84,11 @@ TrayApp::~TrayApp() {
 }
 
 void TrayApp::buildMenu() {
-    statusLine_ = menu_.addAction(QString());
-    statusLine_->setEnabled(false);
-    activityLine_ = menu_.addAction(QString());
-    activityLine_->setEnabled(false);
-    activityLine_->setVisible(false);
+    // The status lines in normal text at a width that does not change with the state.
+    statusWidget_ = new MenuStatusWidget;
+    auto *statusAction = new QWidgetAction(&menu_);
+    statusAction->setDefaultWidget(statusWidget_);
+    menu_.addAction(statusAction);
     open_ = menu_.addAction(tr("Open in browser"), this, [this] {
         QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url));
     });
@@ -104,6 +107,7 @@ void TrayApp::buildMenu() {
         if (consents(tr("Restart"))) runtime_->supervisor()->restart();
     });
     menu_.addSeparator();
+    // MCP servers over their limit are listed here, in front of the submenu (refreshMcpMenu).
     mcpMenu_ = menu_.addMenu(tr("MCP servers"));
     orphans_ = menu_.addAction(QString(), this, &TrayApp::showOrphanDialog);
     menu_.addSeparator();
@@ -157,12 +161,10 @@ bool TrayApp::consents(const QString &action) {
 void TrayApp::refresh() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
-    // Most refreshes (a probe answered, the 5 s tick) change nothing a person sees: skip the
+    // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the
     // menu and tooltip then.
     if (!modelShown_ || m != shownModel_) {
-        statusLine_->setText(m.statusLine);
-        activityLine_->setText(m.activityLine);
-        activityLine_->setVisible(!m.activityLine.isEmpty());
+        statusWidget_->setModel(m, stateColor(st.state, menu_.palette()));
         open_->setEnabled(m.openEnabled);
         start_->setEnabled(m.startEnabled);
         stop_->setEnabled(m.stopEnabled);
@@ -183,11 +185,13 @@ void TrayApp::refresh() {
         modelShown_ = true;
     }
 
-    const IconFlags flags{!st.orphans.isEmpty(), st.versionMismatch,
-                          st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty()};
-    if (!iconSet_ || st.state != iconState_ || flags.orphans != iconFlags_.orphans ||
-        flags.versionMismatch != iconFlags_.versionMismatch ||
-        flags.working != iconFlags_.working) {
+    IconFlags flags;
+    flags.orphans = !st.orphans.isEmpty();
+    flags.orphanCount = int(st.orphans.size());
+    flags.versionMismatch = st.versionMismatch;
+    flags.mcpAttention = m.mcpFlaggedCount > 0;
+    flags.working = st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty();
+    if (!iconSet_ || st.state != iconState_ || flags != iconFlags_) {
         icon_.setIcon(stateIcon(st.state, flags, QApplication::palette()));
         iconSet_ = true;
         iconState_ = st.state;
@@ -202,29 +206,35 @@ void TrayApp::refreshMcpMenu(const TrayMenuModel &m) {
     QStringList labels;
     for (const McpMenuRow &row : m.mcpRows)
         labels << row.label + (row.reconnectEnabled ? QStringLiteral("+") : QStringLiteral("-")) +
-                      row.flagReason;
+                      row.actionLabel + row.attentionLabel;
     mcpMenu_->setTitle(m.mcpMenuTitle);
     if (labels.isEmpty()) labels << m.mcpEmptyText;
     if (labels == mcpLabels_) return;
     mcpLabels_ = labels;
     mcpMenu_->clear();
+    for (QAction *a : std::as_const(mcpAttention_))
+        delete a;
+    mcpAttention_.clear();
     if (m.mcpRows.isEmpty()) {
         mcpMenu_->addAction(m.mcpEmptyText)->setEnabled(false);
         return;
     }
     for (const McpMenuRow &row : m.mcpRows) {
-        QMenu *sub = mcpMenu_->addMenu(row.label);
         const QString name = row.name;
-        sub->addAction(tr("Reconnect"), this, [this, name] { runtime_->reconnectMcp(name); })
-            ->setEnabled(row.reconnectEnabled);
-        if (row.flagged) {
-            // Disconnect + connect through the service: a fresh process, the service untouched.
-            sub->addSeparator();
-            sub->addAction(row.flagReason)->setEnabled(false);
-            sub->addAction(tr("Restart this MCP server"), this,
-                           [this, name] { runtime_->reconnectMcp(name); })
-                ->setEnabled(row.reconnectEnabled);
-        }
+        // One action per server (disconnect + connect: a fresh process, the service untouched),
+        // named "Restart" when it is over its limit.
+        const auto act = [this, name] { runtime_->reconnectMcp(name); };
+        QMenu *sub = mcpMenu_->addMenu(row.label);
+        if (row.flagged) sub->addAction(row.flagReason)->setEnabled(false);
+        sub->addAction(row.actionLabel, this, act)->setEnabled(row.reconnectEnabled);
+        if (row.attentionLabel.isEmpty()) continue;
+        // Over its limit: in the menu itself, not only two submenus down.
+        auto *top = new QAction(row.attentionLabel, &menu_);
+        top->setToolTip(row.flagReason);
+        connect(top, &QAction::triggered, this, act);
+        top->setEnabled(row.reconnectEnabled);
+        menu_.insertAction(mcpMenu_->menuAction(), top);
+        mcpAttention_.append(top);
     }
 }
 

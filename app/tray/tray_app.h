@@ -16,6 +16,7 @@
 
 namespace tether {
 
+class MenuStatusWidget;
 class Runtime;
 namespace ui {
 class OrphanDialog;
@@ -53,8 +54,8 @@ private:
     QSystemTrayIcon icon_;
     QMenu menu_;
     QMenu *mcpMenu_ = nullptr;
-    QAction *statusLine_ = nullptr;
-    QAction *activityLine_ = nullptr;
+    MenuStatusWidget *statusWidget_ = nullptr; // owned by its QWidgetAction
+    QList<QAction *> mcpAttention_;            // top-level rows for flagged MCP servers
     QAction *open_ = nullptr;
     QAction *start_ = nullptr;
     QAction *stop_ = nullptr;

@@ -3,6 +3,9 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <algorithm>
+#include <cmath>
+
 namespace tether {
 
 namespace {
@@ -27,15 +30,19 @@ void drawGlyph(QPainter &p, State state, const QRectF &disc, const QPen &pen, co
         p.drawRect(QRectF(c.x() - h, c.y() - h, 2 * h, 2 * h));
         break;
     }
-    case State::Starting: { // a play triangle
-        QPainterPath tri;
-        tri.moveTo(c.x() - r * 0.32, c.y() - r * 0.5);
-        tri.lineTo(c.x() + r * 0.5, c.y());
-        tri.lineTo(c.x() - r * 0.32, c.y() + r * 0.5);
-        tri.closeSubpath();
-        p.setPen(Qt::NoPen);
+    case State::Starting: { // an hourglass: on its way (a play triangle read as "press to start")
+        const qreal w = r * 0.38, h = r * 0.5;
+        QPainterPath glass;
+        glass.moveTo(c.x() - w, c.y() - h);
+        glass.lineTo(c.x() + w, c.y() - h);
+        glass.lineTo(c.x() - w, c.y() + h);
+        glass.lineTo(c.x() + w, c.y() + h);
+        glass.closeSubpath();
+        QPen thin = pen;
+        thin.setWidthF(pen.widthF() * 0.7);
+        p.setPen(thin);
         p.setBrush(fill);
-        p.drawPath(tri);
+        p.drawPath(glass);
         break;
     }
     case State::Restarting: { // a circular arrow
@@ -61,9 +68,13 @@ void drawGlyph(QPainter &p, State state, const QRectF &disc, const QPen &pen, co
         p.drawPath(check);
         break;
     }
-    case State::NotResponding: { // a clock: waiting, not broken
-        p.drawLine(c, QPointF(c.x(), c.y() - r * 0.5));
-        p.drawLine(c, QPointF(c.x() + r * 0.38, c.y() + r * 0.12));
+    case State::NotResponding: { // a clock face with hands: waiting (bare hands read as an "L")
+        QPen thin = pen;
+        thin.setWidthF(qMax<qreal>(1.0, pen.widthF() * 0.55));
+        p.setPen(thin);
+        p.drawEllipse(c, r * 0.62, r * 0.62);
+        p.drawLine(c, QPointF(c.x(), c.y() - r * 0.42));
+        p.drawLine(c, QPointF(c.x() + r * 0.3, c.y() + r * 0.1));
         break;
     }
     case State::Recovering: { // an exclamation mark: Tether is acting
@@ -90,21 +101,122 @@ void drawGlyph(QPainter &p, State state, const QRectF &disc, const QPen &pen, co
     }
 }
 
-// A small disc in a corner, separated from the main disc by a transparent ring.
-void drawBadge(QPainter &p, const QPointF &centre, qreal radius, const QColor &colour, bool mask) {
+// Clears a ring around a badge so it stands apart from the main disc.
+void clearAround(QPainter &p, const QPointF &centre, qreal radius) {
     p.save();
     p.setCompositionMode(QPainter::CompositionMode_Clear);
     p.setPen(Qt::NoPen);
     p.setBrush(Qt::black);
-    p.drawEllipse(centre, radius * 1.35, radius * 1.35);
+    p.drawEllipse(centre, radius * 1.3, radius * 1.3);
     p.restore();
-    p.setPen(Qt::NoPen);
-    p.setBrush(mask ? QColor(Qt::black) : colour);
+}
+
+const QColor kBadgeInk(0x1b, 0x1b, 0x1b);
+const QColor kWarnYellow(0xfb, 0xc0, 0x2d); // the warning sign's yellow; dark ink on it, 11:1
+
+// A white disc with a dark rim: a mask icon gets it solid (the menu bar tints it).
+void drawBadgeDisc(QPainter &p, const QPointF &centre, qreal radius, bool mask) {
+    clearAround(p, centre, radius);
+    p.setPen(mask ? Qt::NoPen : QPen(kBadgeInk, qMax<qreal>(0.8, radius * 0.16)));
+    p.setBrush(mask ? QColor(Qt::black) : QColor(Qt::white));
     p.drawEllipse(centre, radius, radius);
+}
+
+void drawOrphanBadge(QPainter &p, const QPointF &centre, qreal radius, int count, bool mask) {
+    drawBadgeDisc(p, centre, radius, mask);
+    if (mask) return;
+    if (radius < 3.5) { // too small for a digit: a dot in the middle
+        p.setPen(Qt::NoPen);
+        p.setBrush(kBadgeInk);
+        p.drawEllipse(centre, radius * 0.4, radius * 0.4);
+        return;
+    }
+    QFont f;
+    f.setBold(true);
+    f.setPixelSize(qMax(6, int(radius * 1.6)));
+    p.setFont(f);
+    p.setPen(kBadgeInk);
+    const QString digit = count >= 10 ? QStringLiteral("+") : QString::number(qMax(1, count));
+    p.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+               Qt::AlignCenter, digit);
+}
+
+void drawUpdateBadge(QPainter &p, const QPointF &centre, qreal radius, bool mask) {
+    drawBadgeDisc(p, centre, radius, mask);
+    if (mask) return;
+    QPainterPath arrow; // an up arrow: a newer version waits
+    const qreal a = radius * 0.62;
+    arrow.moveTo(centre.x(), centre.y() - a);
+    arrow.lineTo(centre.x() + a, centre.y() + a * 0.1);
+    arrow.lineTo(centre.x() + a * 0.35, centre.y() + a * 0.1);
+    arrow.lineTo(centre.x() + a * 0.35, centre.y() + a);
+    arrow.lineTo(centre.x() - a * 0.35, centre.y() + a);
+    arrow.lineTo(centre.x() - a * 0.35, centre.y() + a * 0.1);
+    arrow.lineTo(centre.x() - a, centre.y() + a * 0.1);
+    arrow.closeSubpath();
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0x0d, 0x47, 0xa1));
+    p.drawPath(arrow);
+}
+
+void drawWarningBadge(QPainter &p, const QPointF &centre, qreal radius, bool mask) {
+    clearAround(p, centre, radius);
+    QPainterPath tri;
+    tri.moveTo(centre.x(), centre.y() - radius * 1.05);
+    tri.lineTo(centre.x() + radius * 1.1, centre.y() + radius * 0.85);
+    tri.lineTo(centre.x() - radius * 1.1, centre.y() + radius * 0.85);
+    tri.closeSubpath();
+    p.setPen(mask ? Qt::NoPen
+                  : QPen(kBadgeInk, qMax<qreal>(0.8, radius * 0.14), Qt::SolidLine, Qt::RoundCap,
+                         Qt::RoundJoin));
+    p.setBrush(mask ? QColor(Qt::black) : kWarnYellow);
+    p.drawPath(tri);
+    if (mask || radius < 3.0) return;
+    const qreal w = qMax<qreal>(0.8, radius * 0.22);
+    p.setPen(QPen(kBadgeInk, w, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(centre.x(), centre.y() - radius * 0.45),
+               QPointF(centre.x(), centre.y() + radius * 0.15));
+    p.drawPoint(QPointF(centre.x(), centre.y() + radius * 0.5));
+}
+
+double luminance(const QColor &c) {
+    auto lin = [](double v) {
+        return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
 }
 
 } // namespace
 
+bool operator==(const IconFlags &a, const IconFlags &b) {
+    return a.orphans == b.orphans && a.orphanCount == b.orphanCount &&
+           a.versionMismatch == b.versionMismatch && a.mcpAttention == b.mcpAttention &&
+           a.working == b.working;
+}
+
+QString iconKey(State state, const IconFlags &flags) {
+    QString key = QString::fromLatin1(policy::toString(state));
+    if (flags.working && state == State::Healthy) key += QStringLiteral("+working");
+    if (flags.mcpAttention) key += QStringLiteral("+mcp");
+    if (flags.orphans) key += QStringLiteral("+orphans");
+    if (flags.versionMismatch) key += QStringLiteral("+update");
+    return key;
+}
+
+double contrastRatio(const QColor &a, const QColor &b) {
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor glyphColor(const QColor &background) {
+    const QColor ink(0x1b, 0x1b, 0x1b);
+    return contrastRatio(background, Qt::white) >= contrastRatio(background, ink)
+               ? QColor(Qt::white)
+               : ink;
+}
+
+// Each state its own colour (not responding and recovering used to share one amber), and
+// each at least 4.3:1 against its glyph (white on the old amber was 2.4:1).
 QColor stateColor(State state, const QPalette &palette) {
     const bool dark = isDark(palette);
     switch (state) {
@@ -113,14 +225,15 @@ QColor stateColor(State state, const QPalette &palette) {
     case State::Starting:
     case State::Restarting:
     case State::Stopping:
-        return dark ? QColor(0x42, 0xa5, 0xf5) : QColor(0x1e, 0x6f, 0xd9);
+        return dark ? QColor(0x64, 0xb5, 0xf6) : QColor(0x1e, 0x6f, 0xd9);
     case State::Healthy:
-        return dark ? QColor(0x4c, 0xc2, 0x5a) : QColor(0x2e, 0x9d, 0x3e);
-    case State::NotResponding:
-    case State::Recovering:
-        return dark ? QColor(0xff, 0xb3, 0x2e) : QColor(0xe8, 0x96, 0x0c);
+        return dark ? QColor(0x4c, 0xc2, 0x5a) : QColor(0x2e, 0x7d, 0x32);
+    case State::NotResponding: // waiting: amber, with a dark glyph
+        return dark ? QColor(0xff, 0xb3, 0x2e) : QColor(0xf0, 0xa2, 0x0c);
+    case State::Recovering: // Tether acts: deep orange, between waiting and failed
+        return dark ? QColor(0xff, 0x8a, 0x50) : QColor(0xc2, 0x41, 0x0c);
     case State::Failed:
-        return dark ? QColor(0xef, 0x53, 0x50) : QColor(0xd3, 0x2f, 0x2f);
+        return dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28);
     }
     return Qt::gray;
 }
@@ -151,8 +264,9 @@ QPixmap stateIconPixmap(State state, IconFlags flags, int size, qreal dpr, const
     }
 
     const qreal stroke = qMax<qreal>(1.5, size / 8.0);
-    QPen glyphPen(Qt::white, stroke, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
-    QBrush glyphFill(Qt::white);
+    const QColor ink = glyphColor(colour);
+    QPen glyphPen(ink, stroke, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    QBrush glyphFill(ink);
     if (mask && state != State::Stopped) {
         p.setCompositionMode(QPainter::CompositionMode_Clear);
     } else if (mask) {
@@ -171,13 +285,15 @@ QPixmap stateIconPixmap(State state, IconFlags flags, int size, qreal dpr, const
     }
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
 
-    const qreal badge = qMax<qreal>(2.5, size * 0.17);
+    // Badges a bit larger than before (0.17): a badge is read, not only noticed.
+    const qreal badge = qMax<qreal>(2.8, size * 0.2);
     if (flags.orphans)
-        drawBadge(p, QPointF(size - badge - 0.5, badge + 0.5), badge, QColor(0x8e, 0x24, 0xaa),
-                  mask);
+        drawOrphanBadge(p, QPointF(size - badge - 0.3, badge + 0.3), badge, flags.orphanCount,
+                        mask);
     if (flags.versionMismatch)
-        drawBadge(p, QPointF(size - badge - 0.5, size - badge - 0.5), badge,
-                  QColor(0x00, 0x83, 0x8f), mask);
+        drawUpdateBadge(p, QPointF(size - badge - 0.3, size - badge - 0.3), badge, mask);
+    if (flags.mcpAttention)
+        drawWarningBadge(p, QPointF(badge + 0.3, size - badge - 0.3), badge, mask);
     p.end();
     return pixmap;
 }

@@ -16,30 +16,30 @@ bool serviceAnswers(policy::State s) {
     return s == policy::State::Healthy || s == policy::State::NotResponding;
 }
 
-QString versionPart(const ServiceStatus &st) {
-    if (st.version.isEmpty()) return QString();
-    return !st.profile
-               ? st.version
-               : QString::fromLatin1(policy::toString(*st.profile)) + QLatin1Char(' ') + st.version;
+// Seconds still to wait, rounded up.
+qint64 secondsUntil(const QDateTime &at, const QDateTime &now) {
+    return qMax<qint64>(0, (now.msecsTo(at) + 999) / 1000);
 }
 
 } // namespace
 
 bool operator==(const McpMenuRow &a, const McpMenuRow &b) {
     return a.name == b.name && a.label == b.label && a.reconnectEnabled == b.reconnectEnabled &&
-           a.flagged == b.flagged && a.flagReason == b.flagReason;
+           a.flagged == b.flagged && a.flagReason == b.flagReason &&
+           a.actionLabel == b.actionLabel && a.attentionLabel == b.attentionLabel;
 }
 
 bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
-    return a.statusLine == b.statusLine && a.activityLine == b.activityLine &&
-           a.tooltip == b.tooltip && a.url == b.url && a.openEnabled == b.openEnabled &&
-           a.startEnabled == b.startEnabled && a.stopEnabled == b.stopEnabled &&
-           a.restartEnabled == b.restartEnabled && a.restartLabel == b.restartLabel &&
-           a.mcpRows == b.mcpRows && a.mcpEmptyText == b.mcpEmptyText &&
-           a.mcpFlaggedCount == b.mcpFlaggedCount && a.mcpMenuTitle == b.mcpMenuTitle &&
-           a.orphanCount == b.orphanCount && a.orphanLabel == b.orphanLabel &&
-           a.failureLine == b.failureLine && a.tryAgainEnabled == b.tryAgainEnabled &&
-           a.showLogEnabled == b.showLogEnabled && a.useFreePortLabel == b.useFreePortLabel;
+    return a.statusLine == b.statusLine && a.detailLine == b.detailLine &&
+           a.activityLine == b.activityLine && a.tooltip == b.tooltip && a.url == b.url &&
+           a.openEnabled == b.openEnabled && a.startEnabled == b.startEnabled &&
+           a.stopEnabled == b.stopEnabled && a.restartEnabled == b.restartEnabled &&
+           a.restartLabel == b.restartLabel && a.mcpRows == b.mcpRows &&
+           a.mcpEmptyText == b.mcpEmptyText && a.mcpFlaggedCount == b.mcpFlaggedCount &&
+           a.mcpMenuTitle == b.mcpMenuTitle && a.orphanCount == b.orphanCount &&
+           a.orphanLabel == b.orphanLabel && a.failureLine == b.failureLine &&
+           a.tryAgainEnabled == b.tryAgainEnabled && a.showLogEnabled == b.showLogEnabled &&
+           a.useFreePortLabel == b.useFreePortLabel;
 }
 
 QString consentQuestion(const ServiceStatus &st, const QString &action) {
@@ -63,14 +63,24 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     TrayMenuModel m;
     const bool running = st.state != State::Stopped && st.state != State::Failed;
 
-    QStringList parts{ui::stateLabel(st.state)};
-    const QString version = versionPart(st);
-    if (!version.isEmpty()) parts << version;
+    // The state, and what Tether will do by itself next: the countdown a person waits on.
+    m.statusLine = ui::stateLabel(st.state);
+    if (st.state == State::NotResponding && st.replaceAt.isValid()) {
+        const qint64 s = secondsUntil(st.replaceAt, now);
+        m.statusLine += s > 0 ? tr(" · replaced in %1 s unless it answers").arg(s)
+                              : tr(" · replaced unless the next check answers");
+    } else if (st.state == State::Restarting && st.restartAt.isValid() &&
+               secondsUntil(st.restartAt, now) > 0) {
+        m.statusLine += tr(" · again in %1 s").arg(secondsUntil(st.restartAt, now));
+    }
+    if (st.external) m.statusLine += tr(" · adopted");
+    // The version alone: the demo's version already says "demo" ("demo 1.18.33-demo").
+    QStringList parts;
+    if (!st.version.isEmpty()) parts << st.version;
     if (st.port != 0) parts << tr("port %1").arg(st.port);
     if (running && st.startedAt.isValid())
         parts << tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
-    if (st.external) parts << tr("adopted");
-    m.statusLine = parts.join(QStringLiteral(" · "));
+    m.detailLine = parts.join(QStringLiteral(" · "));
     // What the service is doing, in the policy's words ("busy: 1 session, tool X for 45 s").
     const bool working = !st.activity.summary.isEmpty() &&
                          (st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty());
@@ -86,6 +96,7 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     }
 
     m.tooltip = QStringLiteral("Tether: ") + m.statusLine;
+    if (!m.detailLine.isEmpty()) m.tooltip += QLatin1Char('\n') + m.detailLine;
     if (working && serviceAnswers(st.state)) m.tooltip += QLatin1Char('\n') + st.activity.summary;
     if (!st.lastInterrupted.summary.isEmpty())
         m.tooltip += QLatin1Char('\n') + tr("Last %1").arg(st.lastInterrupted.summary);
@@ -130,8 +141,22 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         status.replace(QLatin1Char('_'), QLatin1Char(' '));
         // A leaking or spinning child is marked; only a person restarts it.
         const QString mark = c.flagged ? QStringLiteral("⚠ ") : QString();
-        m.mcpRows.append({c.name, mark + c.name + QStringLiteral(" — ") + status,
-                          serviceAnswers(st.state), c.flagged, c.flagReason});
+        McpMenuRow row{c.name,
+                       mark + c.name + QStringLiteral(" — ") + status,
+                       serviceAnswers(st.state),
+                       c.flagged,
+                       c.flagReason,
+                       QString(),
+                       QString()};
+        row.actionLabel = c.flagged ? tr("Restart %1").arg(c.name) : tr("Reconnect");
+        // Short enough for the menu's width; the reason in full is the tooltip and the submenu.
+        if (c.flagged)
+            row.attentionLabel =
+                QStringLiteral("⚠ ") + (c.flagReason.startsWith(QLatin1String("memory"))
+                                            ? tr("Restart %1 (memory over its limit)")
+                                            : tr("Restart %1 (CPU busy too long)"))
+                                           .arg(c.name);
+        m.mcpRows.append(row);
         m.mcpFlaggedCount += c.flagged ? 1 : 0;
     }
     m.mcpMenuTitle = m.mcpFlaggedCount > 0
@@ -141,7 +166,8 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         m.tooltip += QLatin1Char('\n') +
                      tr("%1 MCP server(s) use too much memory or CPU").arg(m.mcpFlaggedCount);
     if (m.mcpRows.isEmpty())
-        m.mcpEmptyText = running ? tr("No MCP servers") : tr("Service not running");
+        m.mcpEmptyText =
+            serviceAnswers(st.state) ? tr("No MCP servers") : tr("Service not running");
 
     m.orphanCount = int(st.orphans.size());
     if (m.orphanCount > 0)

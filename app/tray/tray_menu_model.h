@@ -16,15 +16,23 @@ struct McpMenuRow {
     QString name;
     QString label;         // "name — status"
     bool reconnectEnabled; // the service is up to take the request
-    // The resource watch flagged it (memory or CPU): offer "Restart this MCP server".
+    // The resource watch flagged it (memory or CPU): its one action says "Restart", and the
+    // menu shows it at the top level (attentionLabel), not only in a submenu.
     bool flagged = false;
     QString flagReason;
+    // The one action per server (disconnect + connect: a fresh process, the service left
+    // alone): "Reconnect", or "Restart demo-1" when flagged. There is no second action doing
+    // the same thing under another name.
+    QString actionLabel;
+    QString attentionLabel; // "⚠ Restart demo-1: memory 612 MiB is over 500 MiB"; empty if fine
 };
 
 bool operator==(const McpMenuRow &a, const McpMenuRow &b);
 
 struct TrayMenuModel {
-    QString statusLine;   // state, version, port, uptime
+    // The first two lines of the menu, shown in normal text (not as disabled grey items):
+    QString statusLine;   // the state and what happens next: "Not responding · replaced in 18 s"
+    QString detailLine;   // version, port, uptime: "1.18.33 · port 4096 · up 3 min"
     QString activityLine; // what the service is doing, a line of its own; empty when idle
     QString tooltip;
     QString url;
@@ -57,6 +65,10 @@ inline bool operator!=(const TrayMenuModel &a, const TrayMenuModel &b) {
 }
 
 TrayMenuModel trayMenuModel(const ServiceStatus &status, const QDateTime &now);
+
+// The width the menu's status lines get, in average character widths: the same in every state,
+// so the menu does not jump between ~160 and ~410 px as the state changes; longer lines wrap.
+constexpr int kMenuStatusChars = 42;
 
 // The "Start at login" checkbox, from the entry as read back from the OS: checked only when
 // our entry is there, and disabled (with the reason) when the entry is another program's or

@@ -1,6 +1,7 @@
 #include "ui/health_timeline.h"
 
 #include "tray/tray_icons.h"
+#include "ui/format.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -13,7 +14,13 @@ HealthTimeline::HealthTimeline(UiModel model, QWidget *parent)
     : QWidget(parent)
     , model_(std::move(model)) {
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setToolTip(tr("Last hour: probe latency (line), misses (red ticks), state (bands)"));
+    setToolTip(tr("Probe latency (line), unanswered probes (red bars), state (bands)"));
+}
+
+qint64 HealthTimeline::spanMs() const {
+    const qint64 now = model_.now().toMSecsSinceEpoch();
+    const std::vector<HealthSample> samples = model_.health().lastHour(now);
+    return timelineSpanMs(samples.empty() ? 0 : now - samples.front().atMs);
 }
 
 void HealthTimeline::paintEvent(QPaintEvent *) {
@@ -23,8 +30,9 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
     p.fillRect(rect(), pal.color(QPalette::Base));
 
     const qint64 now = model_.now().toMSecsSinceEpoch();
-    const qint64 from = now - HealthHistory::kSpanMs;
     const std::vector<HealthSample> samples = model_.health().lastHour(now);
+    const qint64 span = spanMs();
+    const qint64 from = now - span;
 
     const QFontMetrics fm(font());
     const int band = 10;
@@ -33,7 +41,7 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
                       height() - band - fm.height() - 14);
     const QRectF bands(plot.left(), plot.bottom() + 2, plot.width(), band);
     auto xOf = [&](qint64 t) {
-        return plot.left() + plot.width() * double(t - from) / double(HealthHistory::kSpanMs);
+        return plot.left() + plot.width() * double(std::max(t, from) - from) / double(span);
     };
 
     // State bands: each sample's state holds until the next sample (and the last until now).
@@ -41,7 +49,9 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
         const qint64 end = i + 1 < samples.size() ? samples[i + 1].atMs : now;
         // Whole pixels, no antialiasing: adjacent bands must leave no seams between them.
         const int x0 = int(std::floor(xOf(samples[i].atMs)));
-        const int x1 = std::max(int(std::ceil(xOf(end))), x0 + 1);
+        // A spell that is not healthy stays visible (3 px) however short it was.
+        const int least = samples[i].state == policy::State::Healthy ? 1 : 3;
+        const int x1 = std::max(int(std::ceil(xOf(end))), x0 + least);
         p.fillRect(QRect(x0, int(bands.top()), x1 - x0, int(bands.height())),
                    stateColor(samples[i].state, pal));
     }
@@ -62,8 +72,11 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
     p.drawText(QRectF(0, plot.bottom() - fm.height() / 2.0, plot.left() - 4, fm.height()),
                Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0 ms"));
     const QRectF axis(plot.left(), bands.bottom() + 2, plot.width(), fm.height());
-    p.drawText(axis, Qt::AlignLeft, tr("60 min ago"));
-    p.drawText(axis, Qt::AlignHCenter, tr("30 min"));
+    const auto ago = [](qint64 ms) {
+        return ms % 60000 == 0 ? tr("%1 min ago").arg(ms / 60000) : tr("%1 s ago").arg(ms / 1000);
+    };
+    p.drawText(axis, Qt::AlignLeft, ago(span));
+    p.drawText(axis, Qt::AlignHCenter, ago(span / 2));
     p.drawText(axis, Qt::AlignRight, tr("now"));
 
     QPainterPath line;
@@ -73,8 +86,8 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
         if (!s.probe) continue;
         const qreal x = xOf(s.atMs);
         if (s.latencyMs < 0) {
-            p.setPen(QPen(missed, 1.5));
-            p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() - 8));
+            // Full height and 2 px wide: an unanswered probe is the thing to see here.
+            p.fillRect(QRectF(x - 1, plot.top(), 2, plot.height()), missed);
             drawing = false; // a miss breaks the line
             continue;
         }

@@ -1,5 +1,6 @@
-// The last hour of health at a glance: state colour bands along the bottom and the probe
-// latency as a line above them (misses as red ticks). Paints straight from the model.
+// Recent health at a glance: state colour bands along the bottom and the probe latency as a
+// line above them (unanswered probes as red bars). The span grows with the history it has
+// (1, 5, 15, 60 min: timelineSpanMs), so a short spell is wide enough to see.
 #pragma once
 
 #include "ui/ui_model.h"
@@ -14,6 +15,7 @@ public:
     explicit HealthTimeline(UiModel model, QWidget *parent = nullptr);
     QSize sizeHint() const override { return {480, 120}; }
     QSize minimumSizeHint() const override { return {240, 80}; }
+    qint64 spanMs() const; // what it shows now, for the title above it
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -6,8 +6,7 @@
 #include "ui/format.h"
 #include "ui/health_timeline.h"
 
-#include <QFormLayout>
-#include <QGroupBox>
+#include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +15,10 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -28,14 +31,18 @@ QLabel *valueLabel() {
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return l;
 }
+
+enum McpColumn { Name, Status, Memory, Cpu, Pid, Uptime, Action, ColumnCount };
 } // namespace
 
 StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     : QWidget(parent)
     , model_(std::move(model)) {
     setWindowTitle(tr("Tether"));
-    // Everything scrolls inside the window: at 2x on a small screen the content is taller than
-    // the screen, and a window larger than the screen hides its bottom (seen at 192 dpi).
+    // The state, what happens next and the buttons stay on top; the MCP servers, the health
+    // timeline and the events share the rest as tabs, so the window fits a 1280x800 screen at
+    // 2x (640x400 points) with three MCP rows in full. Stacked, they made a 602x596-point
+    // minimum that the fit-to-screen size lost to. The scroll area is for smaller screens still.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea;
@@ -43,6 +50,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     scroll->setFrameShape(QFrame::NoFrame);
     auto *content = new QWidget;
     auto *root = new QVBoxLayout(content);
+    root->setSpacing(4);
     scroll->setWidget(content);
     outer->addWidget(scroll);
 
@@ -53,20 +61,39 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     notice_->hide();
     root->addWidget(notice_);
 
-    auto *card = new QGroupBox(tr("Service"));
-    auto *form = new QFormLayout(card);
-    form->addRow(tr("State:"), state_ = valueLabel());
-    form->addRow(tr("PID:"), pid_ = valueLabel());
-    form->addRow(tr("Version:"), version_ = valueLabel());
-    form->addRow(tr("Port:"), port_ = valueLabel());
-    form->addRow(tr("Uptime:"), uptime_ = valueLabel());
-    form->addRow(tr("Restarts:"), restarts_ = valueLabel());
-    form->addRow(tr("Last error:"), lastError_ = valueLabel());
-    lastError_->setWordWrap(true);
-    form->addRow(tr("Activity:"), activity_ = valueLabel());
+    state_ = valueLabel();
+    QFont big = state_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.25);
+    state_->setFont(big);
+    root->addWidget(state_);
+    nextStep_ = valueLabel();
+    nextStep_->setWordWrap(true);
+    root->addWidget(nextStep_);
+    activity_ = valueLabel();
     activity_->setWordWrap(true);
-    form->addRow(tr("Interrupted:"), interrupted_ = valueLabel());
+    root->addWidget(activity_);
+
+    // Facts in two columns of pairs: one line each for what a person compares at a glance.
+    auto *facts = new QGridLayout;
+    facts->setHorizontalSpacing(12);
+    facts->setVerticalSpacing(2);
+    const auto addFact = [facts](int row, int col, const QString &name, QLabel *value) {
+        auto *label = new QLabel(name);
+        label->setForegroundRole(QPalette::WindowText);
+        facts->addWidget(label, row, col * 2);
+        facts->addWidget(value, row, col * 2 + 1);
+    };
+    addFact(0, 0, tr("Version:"), version_ = valueLabel());
+    addFact(0, 1, tr("Port:"), port_ = valueLabel());
+    addFact(0, 2, tr("PID:"), pid_ = valueLabel());
+    addFact(1, 0, tr("Uptime:"), uptime_ = valueLabel());
+    addFact(1, 1, tr("Restarts:"), restarts_ = valueLabel());
+    interruptedName_ = new QLabel(tr("Interrupted:"));
+    facts->addWidget(interruptedName_, 2, 0);
+    facts->addWidget(interrupted_ = valueLabel(), 2, 1, 1, 5);
     interrupted_->setWordWrap(true);
+    facts->setColumnStretch(6, 1); // the pairs sit together on the left
+    root->addLayout(facts);
 
     auto *buttons = new QHBoxLayout;
     start_ = new QPushButton(tr("Start"));
@@ -82,62 +109,76 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     connect(restart_, &QPushButton::clicked, this, &StatusWindow::restartRequested);
     connect(open_, &QPushButton::clicked, this, &StatusWindow::openRequested);
     connect(cleanup_, &QPushButton::clicked, this, &StatusWindow::cleanupRequested);
+    root->addLayout(buttons);
 
-    auto *top = new QVBoxLayout;
-    top->addWidget(card);
-    top->addLayout(buttons);
-    root->addLayout(top);
+    // Failed: the cause in the service's own words and what to do (hidden otherwise).
     root->addWidget(failure_ = new FailurePanel);
 
-    auto *mcpBox = new QGroupBox(tr("MCP servers"));
-    auto *mcpLayout = new QVBoxLayout(mcpBox);
-    mcp_ = new QTableWidget(0, 7);
+    tabs_ = new QTabWidget;
+    mcpStack_ = new QStackedWidget;
+    mcp_ = new QTableWidget(0, ColumnCount);
     mcp_->setHorizontalHeaderLabels(
-        {tr("Name"), tr("Status"), tr("PID"), tr("Uptime"), tr("Memory"), tr("CPU"), QString()});
+        {tr("Name"), tr("Status"), tr("Memory"), tr("CPU"), tr("PID"), tr("Uptime"), tr("Action")});
     mcp_->verticalHeader()->hide();
-    mcp_->horizontalHeader()->setStretchLastSection(false);
-    mcp_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    QHeaderView *header = mcp_->horizontalHeader();
+    header->setStretchLastSection(false);
+    // The name is what a person looks for: never elided ("de..."); the status takes the rest.
+    for (int col = 0; col < ColumnCount; ++col)
+        header->setSectionResizeMode(col, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(Status, QHeaderView::Stretch);
     mcp_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mcp_->setSelectionMode(QAbstractItemView::NoSelection);
-    // Like the log: it takes what is left, down to a header and three rows, and asks for no
-    // height of its own (its 192-pixel wish overflowed a 768-pixel screen at 1x).
-    mcp_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
-    mcp_->setMinimumHeight(mcp_->fontMetrics().lineSpacing() * 6);
-    mcpLayout->addWidget(mcp_);
-    root->addWidget(mcpBox, 1);
+    mcp_->setWordWrap(false);
+    mcpEmpty_ = new QLabel;
+    mcpEmpty_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    mcpEmpty_->setMargin(mcpEmpty_->fontMetrics().height());
+    mcpEmpty_->setWordWrap(true);
+    mcpStack_->addWidget(mcp_);
+    mcpStack_->addWidget(mcpEmpty_);
+    tabs_->addTab(mcpStack_, tr("MCP servers"));
 
-    auto *healthBox = new QGroupBox(tr("Health, last hour"));
-    auto *healthLayout = new QVBoxLayout(healthBox);
     timeline_ = new HealthTimeline(model_);
-    healthLayout->addWidget(timeline_);
-    root->addWidget(healthBox);
+    tabs_->addTab(timeline_, tr("Health"));
 
-    auto *logBox = new QGroupBox(tr("Events"));
-    auto *logLayout = new QVBoxLayout(logBox);
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(1000);
-    log_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    // The log takes what is left, down to a few lines, and asks for nothing more: the scroll
-    // area sizes the content by its preferred height (the wrapped error label makes the layout
-    // height-for-width), and the log's 192-pixel wish would add a scroll bar at 1x.
-    log_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
-    log_->setMinimumHeight(log_->fontMetrics().lineSpacing() * 5);
+    // Wrapped at the window's width: a line is read, not scrolled sideways.
+    log_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     for (const QString &line : model_.events())
-        log_->appendPlainText(line);
-    logLayout->addWidget(log_);
-    root->addWidget(logBox, 1);
+        appendEvent(line);
+    tabs_->addTab(log_, tr("Events"));
+    // The tabs take what is left and ask for no height of their own: once a wrapped line makes
+    // the layout height-for-width, the scroll area sizes the content by preferred heights, and
+    // the tabs' preferred height (the events' and the table's) added a scroll bar at 2x.
+    tabs_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    root->addWidget(tabs_, 1);
 
-    // Uptime and the timeline move with time even when nothing else changes.
+    // Uptime, the countdowns and the timeline move with time even when nothing else changes.
     auto *tick = new QTimer(this);
     connect(tick, &QTimer::timeout, this, &StatusWindow::refresh);
     tick->start(1000);
-    // Fit the screen: at 2x scale 720x760 would not fit a 1024x768 display.
-    QSize size(720, 760);
-    if (const QScreen *screen = QGuiApplication::primaryScreen())
-        size = size.boundedTo(screen->availableSize() * 0.9);
-    resize(size);
     refresh();
+    fitToScreen();
+}
+
+void StatusWindow::fitToScreen() {
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    QSize size(720, 600);
+    if (!screen) {
+        resize(size);
+        return;
+    }
+    // Room for a window manager's frame and title bar, which are not part of this size.
+    const QRect avail = screen->availableGeometry();
+    const QSize frame(16, 48);
+    size = size.boundedTo(avail.size() - frame);
+    // The layout's minimum wins over resize(): keep it below the screen, or the window grows
+    // past it (1204x1192 device pixels on an 800-pixel screen, seen at 2x).
+    setMinimumSize(minimumSizeHint().boundedTo(size));
+    resize(size);
+    move(avail.topLeft() + QPoint((avail.width() - size.width() - frame.width()) / 2,
+                                  (avail.height() - size.height() - frame.height()) / 2));
 }
 
 void StatusWindow::setNotice(const QString &text) {
@@ -146,7 +187,9 @@ void StatusWindow::setNotice(const QString &text) {
 }
 
 void StatusWindow::appendEvent(const QString &line) {
-    log_->appendPlainText(line);
+    const EventLine e = eventLine(line, model_.now());
+    if (e.text.isEmpty()) return;
+    log_->appendPlainText(e.time.isEmpty() ? e.text : e.time + QStringLiteral("  ") + e.text);
 }
 
 void StatusWindow::refresh() {
@@ -156,10 +199,13 @@ void StatusWindow::refresh() {
     const bool running = st.state != policy::State::Stopped && st.state != policy::State::Failed;
 
     const QColor colour = stateColor(st.state, palette());
-    QString state = QStringLiteral("<b style='color:%1'>●</b> %2")
+    QString state = QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>")
                         .arg(colour.name(), stateLabel(st.state).toHtmlEscaped());
     if (st.external) state += tr(" (adopted)");
     state_->setText(state);
+    const QString next = nextStepText(st, now);
+    nextStep_->setText(next);
+    nextStep_->setVisible(!next.isEmpty());
     pid_->setText(st.pid ? QString::number(st.pid) : QStringLiteral("—"));
     QString version = st.version.isEmpty() ? QStringLiteral("—") : st.version;
     if (st.versionMismatch) version += tr(" (installed: %1)").arg(st.installedVersion);
@@ -168,14 +214,16 @@ void StatusWindow::refresh() {
     uptime_->setText(running && st.startedAt.isValid() ? durationText(st.startedAt.msecsTo(now))
                                                        : QStringLiteral("—"));
     restarts_->setText(QString::number(st.restarts));
-    lastError_->setText(st.lastError.isEmpty() ? QStringLiteral("—") : st.lastError);
     // Empty summary: the profile has no event stream (opencode 2.x, custom) or it is not up.
-    activity_->setText(st.activity.summary.isEmpty() ? tr("unknown (no event stream)")
-                                                     : st.activity.summary);
-    interrupted_->setText(st.lastInterrupted.summary.isEmpty()
-                              ? QStringLiteral("—")
-                              : st.lastInterrupted.at.toString(QStringLiteral("HH:mm:ss")) +
-                                    QStringLiteral(" ") + st.lastInterrupted.summary);
+    activity_->setText(m.activityLine.isEmpty() ? QString()
+                                                : tr("Activity: %1").arg(st.activity.summary));
+    activity_->setVisible(!m.activityLine.isEmpty()); // only while it works: "idle" is noise
+    const bool cut = !st.lastInterrupted.summary.isEmpty();
+    interrupted_->setText(cut ? st.lastInterrupted.at.toString(QStringLiteral("HH:mm:ss")) +
+                                    QStringLiteral(" ") + st.lastInterrupted.summary
+                              : QString());
+    interrupted_->setVisible(cut);
+    interruptedName_->setVisible(cut);
 
     start_->setEnabled(m.startEnabled);
     stop_->setEnabled(m.stopEnabled);
@@ -186,42 +234,81 @@ void StatusWindow::refresh() {
     cleanup_->setText(m.orphanLabel);
 
     failure_->setStatus(st);
-    fillMcpTable();
+    fillMcpTable(m);
+    tabs_->setTabText(tabs_->indexOf(timeline_), timelineTitle(timeline_->spanMs()));
     timeline_->update();
 }
 
-void StatusWindow::fillMcpTable() {
+void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     const ServiceStatus &st = model_.status();
-    const TrayMenuModel m = trayMenuModel(st, model_.now());
+    tabs_->setTabText(tabs_->indexOf(mcpStack_), m.mcpFlaggedCount > 0 ? m.mcpMenuTitle
+                                                 : st.mcp.isEmpty()
+                                                     ? tr("MCP servers")
+                                                     : tr("MCP servers (%1)").arg(st.mcp.size()));
+    if (st.mcp.isEmpty()) {
+        // Said in words, not as an empty grid.
+        mcpEmpty_->setText(m.mcpEmptyText);
+        mcpStack_->setCurrentWidget(mcpEmpty_);
+        mcp_->setRowCount(0);
+        return;
+    }
+    mcpStack_->setCurrentWidget(mcp_);
     mcp_->setRowCount(int(st.mcp.size()));
+    const QColor warn = stateColor(policy::State::Failed, palette());
     for (int row = 0; row < st.mcp.size(); ++row) {
         const McpChildStatus &c = st.mcp[row];
         QString status = c.status;
+        status.replace(QLatin1Char('_'), QLatin1Char(' '));
         if (!c.error.isEmpty()) status += QStringLiteral(": ") + c.error;
-        const QStringList cells{c.name,
-                                status,
-                                c.pid ? QString::number(c.pid) : QStringLiteral("—"),
-                                c.pid ? durationText(c.uptimeMs) : QStringLiteral("—"),
-                                c.pid ? memoryText(c.rssKiB) : QStringLiteral("—"),
-                                c.pid ? QStringLiteral("%1 %").arg(c.cpuPercent, 0, 'f', 1)
-                                      : QStringLiteral("—")};
+        // The mark and a short word here; the numbers are in the red Memory / CPU cell and the
+        // reason in full in the tooltip (the whole reason was elided in the column).
+        const bool memory = c.flagged && c.flagReason.startsWith(QLatin1String("memory"));
+        if (c.flagged)
+            status = QStringLiteral("⚠ ") +
+                     (memory ? tr("memory over its limit") : tr("CPU busy too long"));
+        QStringList cells(ColumnCount - 1);
+        cells[Name] = c.name;
+        cells[Status] = status;
+        cells[Pid] = c.pid ? QString::number(c.pid) : QStringLiteral("—");
+        cells[Uptime] = c.pid ? durationText(c.uptimeMs) : QStringLiteral("—");
+        cells[Memory] = c.pid ? memoryText(c.rssKiB) : QStringLiteral("—");
+        cells[Cpu] =
+            c.pid ? QStringLiteral("%1 %").arg(c.cpuPercent, 0, 'f', 1) : QStringLiteral("—");
         for (int col = 0; col < cells.size(); ++col) {
             QTableWidgetItem *item = mcp_->item(row, col);
             if (!item) mcp_->setItem(row, col, item = new QTableWidgetItem);
             item->setText(cells[col]);
-            item->setToolTip(cells[col]);
+            item->setToolTip(c.flagged && col == Status ? c.flagReason : cells[col]);
+            const bool marked = c.flagged && (col == Status || col == (memory ? Memory : Cpu));
+            item->setForeground(marked ? QBrush(warn) : QBrush());
+            QFont f = item->font();
+            f.setBold(marked);
+            item->setFont(f);
         }
-        auto *button = qobject_cast<QPushButton *>(mcp_->cellWidget(row, 6));
+        auto *button = qobject_cast<QPushButton *>(mcp_->cellWidget(row, Action));
         if (!button) {
-            button = new QPushButton(tr("Reconnect"));
-            mcp_->setCellWidget(row, 6, button);
+            button = new QPushButton;
+            mcp_->setCellWidget(row, Action, button);
         }
+        const McpMenuRow *menuRow = row < m.mcpRows.size() ? &m.mcpRows[row] : nullptr;
+        button->setText(menuRow ? menuRow->actionLabel : tr("Reconnect"));
         button->disconnect(this);
         const QString name = c.name;
         connect(button, &QPushButton::clicked, this,
                 [this, name] { emit reconnectRequested(name); });
-        button->setEnabled(row < m.mcpRows.size() && m.mcpRows[row].reconnectEnabled);
+        button->setEnabled(menuRow && menuRow->reconnectEnabled);
     }
+    // Rows as tall as their button, and room for three of them in full before it scrolls.
+    const int rowHeight =
+        qMax(mcp_->fontMetrics().height() + 8, mcp_->cellWidget(0, Action)->sizeHint().height());
+    mcp_->verticalHeader()->setDefaultSectionSize(rowHeight);
+    mcp_->setMinimumHeight(mcp_->horizontalHeader()->sizeHint().height() +
+                           rowHeight * int(qMin<qsizetype>(3, st.mcp.size())) +
+                           2 * mcp_->frameWidth() + 2);
+    // The tabs ignore their size hint (above) but keep this floor: on a screen smaller still,
+    // the window scrolls rather than squeezing the rows away.
+    tabs_->setMinimumHeight(tabs_->tabBar()->sizeHint().height() + mcp_->minimumHeight() +
+                            2 * tabs_->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) + 4);
 }
 
 } // namespace tether::ui

@@ -1,6 +1,6 @@
-// The status window: the service card, the MCP table, the health timeline, the event log and
-// buttons mirroring the tray menu. It reads everything from the UiModel on refresh() and
-// asks for actions through signals; it decides nothing itself.
+// The status window: the state and what happens next, the facts and buttons mirroring the tray
+// menu, then the MCP table, the health timeline and the events as tabs. It reads everything from
+// the UiModel on refresh() and asks for actions through signals; it decides nothing itself.
 #pragma once
 
 #include "ui/ui_model.h"
@@ -10,7 +10,13 @@
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QStackedWidget;
+class QTabWidget;
 class QTableWidget;
+
+namespace tether {
+struct TrayMenuModel;
+}
 
 namespace tether::ui {
 
@@ -27,6 +33,11 @@ public:
     // What went wrong when Failed, with Show log / Try again / Use a free port (its signals).
     FailurePanel *failurePanel() const { return failure_; }
 
+    // Test hooks: what a person sees in the MCP table and the events list.
+    QTableWidget *mcpTable() const { return mcp_; }
+    QPlainTextEdit *eventsView() const { return log_; }
+    QTabWidget *tabs() const { return tabs_; }
+
 public slots:
     void refresh();
     void appendEvent(const QString &line);
@@ -40,25 +51,30 @@ signals:
     void reconnectRequested(const QString &mcpName);
 
 private:
-    void fillMcpTable();
+    void fillMcpTable(const TrayMenuModel &m);
+    void fitToScreen();
 
     UiModel model_;
     QLabel *notice_ = nullptr;
     QLabel *state_ = nullptr;
+    QLabel *nextStep_ = nullptr; // what happens next: "it will be replaced in 18 s ..."
     QLabel *pid_ = nullptr;
     QLabel *version_ = nullptr;
     QLabel *port_ = nullptr;
     QLabel *uptime_ = nullptr;
     QLabel *restarts_ = nullptr;
-    QLabel *lastError_ = nullptr;
     QLabel *activity_ = nullptr;    // busy sessions and running tool calls
     QLabel *interrupted_ = nullptr; // what the last replacement or forced stop cut short
+    QLabel *interruptedName_ = nullptr;
     QPushButton *start_ = nullptr;
     QPushButton *stop_ = nullptr;
     QPushButton *restart_ = nullptr;
     QPushButton *open_ = nullptr;
     QPushButton *cleanup_ = nullptr;
+    QTabWidget *tabs_ = nullptr;
+    QStackedWidget *mcpStack_ = nullptr; // the table, or "No MCP servers" in words
     QTableWidget *mcp_ = nullptr;
+    QLabel *mcpEmpty_ = nullptr;
     HealthTimeline *timeline_ = nullptr;
     FailurePanel *failure_ = nullptr;
     QPlainTextEdit *log_ = nullptr;

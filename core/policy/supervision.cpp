@@ -207,6 +207,16 @@ bool settling(const SupervisionState &s) {
     return s.phase == Phase::Verifying || s.phase == Phase::Stopping || s.phase == Phase::Cleaning;
 }
 
+NextSteps nextSteps(const SupervisionState &s, Ms now) {
+    NextSteps n;
+    // The same decision the Window timer takes (decideWindow), read ahead of time.
+    if (s.phase == Phase::Running && !s.responding)
+        n.replaceInMs = decideWindow(s.window, now, s.config.timings).remainingMs;
+    if (s.phase == Phase::BackingOff && s.due[int(Timer::Restart)])
+        n.restartInMs = std::max<Ms>(0, *s.due[int(Timer::Restart)] - now);
+    return n;
+}
+
 // ---- The transition function --------------------------------------------------------------------
 
 namespace {

@@ -176,6 +176,16 @@ State displayState(const SupervisionState &s);
 // A stop plan or a clean-up is under way: quitting now would leave work half done.
 bool settling(const SupervisionState &s);
 
+// What happens next without a person, for the words a person reads ("it will be replaced in
+// 18 s if it does not answer", "starting again in 4 s"): how long until the recovery window
+// of a not-responding service is spent, and until a backed-off restart. Empty when nothing is
+// planned. A spent window without a fresh miss waits for the next probe: 0.
+struct NextSteps {
+    std::optional<Ms> replaceInMs;
+    std::optional<Ms> restartInMs;
+};
+NextSteps nextSteps(const SupervisionState &s, Ms now);
+
 // ---- Events (observations) ---------------------------------------------------------------------
 
 struct StartRequested {};

@@ -104,6 +104,10 @@ struct ServiceStatus {
     InterruptedStatus lastInterrupted; // what the last replacement or forced stop cut short
     FailureStatus failure;             // why it is Failed (empty otherwise)
     ServicePath servicePath;           // the PATH the service was given, and where it came from
+    // What Tether will do by itself and when (policy::nextSteps; wall clock, display only):
+    // replace a service that stays silent, start again after a back-off. Invalid: nothing due.
+    QDateTime replaceAt;
+    QDateTime restartAt;
 
     QJsonObject toJson() const;
 };

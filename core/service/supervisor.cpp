@@ -352,6 +352,10 @@ void Supervisor::refreshStatus() {
     status_.restarts = s.restarts;
     status_.lastError = q(s.lastError);
     status_.lastProbeMs = s.lastAnswerLatency;
+    const policy::NextSteps next = policy::nextSteps(s, config_.clock());
+    const QDateTime wallNow = QDateTime::currentDateTime();
+    status_.replaceAt = next.replaceInMs ? wallNow.addMSecs(*next.replaceInMs) : QDateTime();
+    status_.restartAt = next.restartInMs ? wallNow.addMSecs(*next.restartInMs) : QDateTime();
     if (!svc) {
         status_.mcp.clear();
         status_.startedAt = QDateTime();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace tether::supervision {
 
@@ -118,11 +120,22 @@ void Executor::feed(const Event &event) {
         const State before = displayState(state_);
         Step next = step(std::move(state_), e, clock_());
         state_ = std::move(next.state);
-        for (const Command &c : next.commands)
-            execute(c);
+        // The reads of the process table (verify before a stop, start-up facts) go last: their
+        // answers are queued events either way, and the new state is published before them, so
+        // a person's Stop shows as Stopping however long the table takes to read.
+        std::vector<const Command *> reads;
+        for (const Command &c : next.commands) {
+            if (std::holds_alternative<policy::Verify>(c) ||
+                std::holds_alternative<GatherStartupFacts>(c))
+                reads.push_back(&c);
+            else
+                execute(c);
+        }
         const State after = displayState(state_);
         if (before != after) ports_.observer.stateChanged(before, after, state_.reason);
         ports_.observer.changed();
+        for (const Command *c : reads)
+            execute(*c);
     }
     stepping_ = false;
 }

@@ -1,6 +1,7 @@
 // The bounded-recovery rules, exhaustively, with a fake clock (plain numbers).
 #include "policy/recovery.h"
 #include "policy/state.h"
+#include "policy/supervision.h"
 
 #include <QtTest>
 
@@ -205,6 +206,26 @@ private slots:
         QCOMPARE(decideVersion("1.18.33", "1.19.0", true), VersionAction::Replace);
         QCOMPARE(decideVersion("", "1.19.0", true), VersionAction::None);  // unknown: no claim
         QCOMPARE(decideVersion("1.18.33", "", true), VersionAction::None); // installed unknown
+    }
+
+    // The countdown a person reads ("replaced in 18 s") is the Window timer's own decision.
+    void nextStepsCountDownToTheReplacementAndTheRestart() {
+        SupervisionState s;
+        s.config.timings.windowMs = 30000;
+        s.phase = Phase::Running;
+        s.responding = false;
+        s.window = onProbeMissed(onProbeAnswered(windowOpenedAt(0), 1000), 6000);
+        QCOMPARE(nextSteps(s, 13000).replaceInMs, std::optional<Ms>(18000));
+        QVERIFY(!nextSteps(s, 13000).restartInMs);
+        QCOMPARE(nextSteps(s, 31000).replaceInMs, std::optional<Ms>(0));
+        QVERIFY(decideWindow(s.window, 31000, s.config.timings).recover);
+        s.responding = true; // healthy: nothing planned
+        QVERIFY(!nextSteps(s, 13000).replaceInMs);
+        s.phase = Phase::BackingOff;
+        s.due[int(Timer::Restart)] = 20000;
+        QCOMPARE(nextSteps(s, 16000).restartInMs, std::optional<Ms>(4000));
+        QCOMPARE(nextSteps(s, 25000).restartInMs, std::optional<Ms>(0));
+        QVERIFY(!nextSteps(s, 16000).replaceInMs);
     }
 
     void stateNamesRoundTrip() {

@@ -1,13 +1,17 @@
 // The tray's pure parts: icons per state, the menu model per status, the notice rate limiter
 // the health history ring and what a click on the icon does.
 #include "service/health_history.h"
+#include "tray/menu_status.h"
 #include "tray/notice_limiter.h"
 #include "tray/tray_click.h"
 #include "tray/tray_icons.h"
 #include "tray/tray_menu_model.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QImage>
+#include <QPainter>
+#include <QLabel>
 #include <QtTest>
 
 using namespace tether;
@@ -20,7 +24,7 @@ namespace {
 
 const QList<State> kStates = {State::Stopped,       State::Starting,   State::Healthy,
                               State::NotResponding, State::Recovering, State::Restarting,
-                              State::Failed};
+                              State::Stopping,      State::Failed};
 
 QPalette lightPalette() {
     QPalette p;
@@ -68,6 +72,34 @@ ServiceStatus statusIn(State s) {
 class TstTrayLogic : public QObject {
     Q_OBJECT
 private slots:
+    // A sheet of every state at 16, 22 and 32 px, plain and with each badge, for looking at
+    // (<build>/tests/ui-shots/icon-sheet.png); the checks are in the tests below.
+    void iconSheetForTheEye() {
+        IconFlags o, v, w, all;
+        o.orphans = true;
+        o.orphanCount = 2;
+        v.versionMismatch = true;
+        w.mcpAttention = true;
+        all = o;
+        all.versionMismatch = all.mcpAttention = true;
+        const QList<IconFlags> flags{{}, o, v, w, all};
+        QImage sheet(8 * 40, 5 * 3 * 40, QImage::Format_ARGB32);
+        sheet.fill(QColor(0xf0, 0xf0, 0xf0));
+        QPainter p(&sheet);
+        for (int f = 0; f < flags.size(); ++f)
+            for (int z = 0; z < 3; ++z)
+                for (int i = 0; i < kStates.size(); ++i) {
+                    const int size = QList<int>{16, 22, 32}[z];
+                    const QPixmap px =
+                        stateIconPixmap(kStates[i], flags[f], size, 1, lightPalette());
+                    p.drawPixmap(i * 40 + 4, (f * 3 + z) * 40 + 4, px);
+                }
+        p.end();
+        const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
+        QDir().mkpath(dir);
+        QVERIFY(sheet.save(dir + QStringLiteral("/icon-sheet.png")));
+    }
+
     void iconsDifferPerStateAtEverySize() {
         for (int size : {16, 22, 32, 64})
             for (qreal dpr : {1.0, 2.0}) {
@@ -101,14 +133,55 @@ private slots:
         QVERIFY(amber.red() > 200 && amber.green() > 100 && amber.blue() < 80);
         const QColor grey = centreRing(State::Stopped);
         QVERIFY(qAbs(grey.red() - grey.blue()) < 10 && qAbs(grey.red() - grey.green()) < 10);
-        QCOMPARE(centreRing(State::Recovering), amber); // same colour, different mark
+        // Issue 16: waiting and Tether acting look different, not one amber for both.
+        const QColor recovering = centreRing(State::Recovering);
+        QVERIFY2(qAbs(recovering.green() - amber.green()) > 60, qPrintable(recovering.name()));
+    }
+
+    // Issue 16: white on the old amber was 2.4:1. Every glyph now stands out from its disc
+    // (WCAG's 3:1 for graphics, with room), in both palettes.
+    void glyphsContrastWithTheirDisc() {
+        for (const QPalette &pal : {lightPalette(), darkPalette()})
+            for (State s : kStates) {
+                const QColor disc = stateColor(s, pal);
+                const double ratio = contrastRatio(glyphColor(disc), disc);
+                QVERIFY2(ratio >= 4.0, qPrintable(QStringLiteral("%1: %2 on %3 is %4:1")
+                                                      .arg(policy::toString(s))
+                                                      .arg(glyphColor(disc).name(), disc.name())
+                                                      .arg(ratio, 0, 'f', 2)));
+            }
+        QCOMPARE(contrastRatio(Qt::white, Qt::black), 21.0);
+    }
+
+    // Issue 16: an MCP server over its limit marks the icon itself (a warning triangle), not
+    // only a third-level submenu; each badge has a shape and place of its own.
+    void mcpAttentionBadgeMarksTheIcon() {
+        IconFlags warn;
+        warn.mcpAttention = true;
+        QCOMPARE(iconKey(State::Healthy, warn), QStringLiteral("healthy+mcp"));
+        for (int size : {16, 22, 32}) {
+            const QImage plain = render(State::Healthy, {}, size, 1, lightPalette());
+            const QImage marked = render(State::Healthy, warn, size, 1, lightPalette());
+            QVERIFY(differingPixels(plain, marked) > size / 2);
+            int yellow = 0; // the warning sign's yellow, seen nowhere else in the icon
+            for (int y = 0; y < marked.height(); ++y)
+                for (int x = 0; x < marked.width(); ++x) {
+                    const QColor c = QColor::fromRgba(marked.pixel(x, y));
+                    yellow += c.alpha() > 200 && c.red() > 220 && c.green() > 170 && c.blue() < 90;
+                }
+            QVERIFY2(yellow >= size / 4, qPrintable(QString::number(yellow)));
+        }
     }
 
     void badgesChangeTheIcon() {
         for (int size : {16, 32}) {
             const QImage plain = render(State::Healthy, {}, size, 1, lightPalette());
-            const QImage orphans = render(State::Healthy, {true, false}, size, 1, lightPalette());
-            const QImage mismatch = render(State::Healthy, {false, true}, size, 1, lightPalette());
+            IconFlags o, v;
+            o.orphans = true;
+            o.orphanCount = 3;
+            v.versionMismatch = true;
+            const QImage orphans = render(State::Healthy, o, size, 1, lightPalette());
+            const QImage mismatch = render(State::Healthy, v, size, 1, lightPalette());
             QVERIFY(differingPixels(plain, orphans) > 3);
             QVERIFY(differingPixels(plain, mismatch) > 3);
             QVERIFY(differingPixels(orphans, mismatch) > 3);
@@ -119,7 +192,9 @@ private slots:
         QVERIFY(differingPixels(render(State::Stopped, {}, 22, 1, lightPalette()),
                                 render(State::Stopped, {}, 22, 1, darkPalette())) > 20);
         for (State s : kStates) { // template images: black with alpha only
-            const QImage m = render(s, {true, true}, 22, 2, lightPalette(), true);
+            IconFlags all;
+            all.orphans = all.versionMismatch = all.mcpAttention = true;
+            const QImage m = render(s, all, 22, 2, lightPalette(), true);
             int opaque = 0;
             for (int y = 0; y < m.height(); ++y)
                 for (int x = 0; x < m.width(); ++x) {
@@ -167,8 +242,9 @@ private slots:
 
     void statusLineAndTooltip() {
         const TrayMenuModel m = trayMenuModel(statusIn(State::Healthy), t0());
-        QCOMPARE(m.statusLine,
-                 QStringLiteral("Healthy · demo 1.18.33 · port 4096 · up 3 h 05 min"));
+        QCOMPARE(m.statusLine, QStringLiteral("Healthy"));
+        // The version once: "demo 1.18.33-demo" said the profile twice.
+        QCOMPARE(m.detailLine, QStringLiteral("1.18.33 · port 4096 · up 3 h 05 min"));
         QVERIFY(m.tooltip.contains(QStringLiteral("Healthy")));
         QVERIFY(m.tooltip.contains(QStringLiteral("4096")));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.18.33")));
@@ -176,7 +252,50 @@ private slots:
         ServiceStatus failed = statusIn(State::Failed);
         failed.lastError = QStringLiteral("port 4096 is held by python3 (pid 77)");
         QVERIFY(trayMenuModel(failed, t0()).tooltip.contains(failed.lastError));
-        QVERIFY(!trayMenuModel(failed, t0()).statusLine.contains(QStringLiteral("up ")));
+        QVERIFY(!trayMenuModel(failed, t0()).detailLine.contains(QStringLiteral("up ")));
+    }
+
+    // Issue 16: not responding says what happens next, counting down to the replacement.
+    void notRespondingSaysWhenItIsReplaced() {
+        ServiceStatus st = statusIn(State::NotResponding);
+        st.lastError = QStringLiteral("no answer within 1000 ms");
+        st.replaceAt = t0().addMSecs(17200);
+        TrayMenuModel m = trayMenuModel(st, t0());
+        QCOMPARE(m.statusLine,
+                 QStringLiteral("Not responding · replaced in 18 s unless it answers"));
+        QVERIFY(m.tooltip.contains(m.statusLine));
+        st.replaceAt = t0();
+        QCOMPARE(trayMenuModel(st, t0()).statusLine,
+                 QStringLiteral("Not responding · replaced unless the next check answers"));
+        ServiceStatus again = statusIn(State::Restarting);
+        again.restartAt = t0().addMSecs(3500);
+        QCOMPARE(trayMenuModel(again, t0()).statusLine,
+                 QStringLiteral("Restarting · again in 4 s"));
+    }
+
+    // Issue 16: the menu's status lines are normal text (not a disabled grey item) and keep one
+    // width whatever the state says, so the menu does not jump between ~160 and ~410 px.
+    void menuStatusKeepsItsWidthAndContrast() {
+        MenuStatusWidget w;
+        QSet<int> widths;
+        for (State s : kStates) {
+            ServiceStatus st = statusIn(s);
+            st.lastError = QStringLiteral("no answer within 1000 ms");
+            st.replaceAt = t0().addSecs(18);
+            w.setModel(trayMenuModel(st, t0()), stateColor(s, lightPalette()));
+            w.adjustSize();
+            widths.insert(w.sizeHint().width());
+            widths.insert(w.width());
+            QVERIFY(w.statusLabel()->isEnabled());
+        }
+        QCOMPARE(widths.size(), 1);
+        const int width = *widths.begin();
+        const int em = w.fontMetrics().averageCharWidth();
+        QVERIFY2(width >= 30 * em && width <= 60 * em, qPrintable(QString::number(width)));
+        const QPalette pal = w.statusLabel()->palette();
+        const double ratio = contrastRatio(pal.color(QPalette::Active, QPalette::WindowText),
+                                           pal.color(QPalette::Active, QPalette::Window));
+        QVERIFY2(ratio >= 4.5, qPrintable(QString::number(ratio)));
     }
 
     // Issue 15: the menu and tooltip say what the service works on; the icon shows "working"
@@ -253,6 +372,12 @@ private slots:
         QVERIFY(m.mcpRows[0].flagged);
         QVERIFY(m.mcpRows[0].label.startsWith(QStringLiteral("⚠ ")));
         QCOMPARE(m.mcpRows[0].flagReason, st.mcp[0].flagReason);
+        // One action, named for what it does to this server; shown in the menu itself.
+        QCOMPARE(m.mcpRows[0].actionLabel, QStringLiteral("Restart leaky"));
+        QCOMPARE(m.mcpRows[0].attentionLabel,
+                 QStringLiteral("⚠ Restart leaky (memory over its limit)"));
+        QCOMPARE(m.mcpRows[1].actionLabel, QStringLiteral("Reconnect"));
+        QVERIFY(m.mcpRows[1].attentionLabel.isEmpty());
         QVERIFY(!m.mcpRows[1].flagged);
         QCOMPARE(m.mcpFlaggedCount, 1);
         QVERIFY(m.mcpMenuTitle.contains(QStringLiteral("1 need attention")));

@@ -2,6 +2,7 @@
 // is not blank), the orphan dialog's defaults, and a settings dialog that refuses invalid values.
 #include "service/health_history.h"
 #include "tray/tray_icons.h"
+#include "ui/format.h"
 #include "ui/health_timeline.h"
 #include "ui/orphan_dialog.h"
 #include "ui/settings_dialog.h"
@@ -13,8 +14,12 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -135,7 +140,12 @@ private slots:
         QCOMPARE(table->rowCount(), 2);
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("filesystem"));
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("failed: exit 1"));
-        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("20.0 MiB"));
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("20.0 MiB"));
+        // Issue 16: every column has a header; the name is shown whole ("de..." before).
+        for (int col = 0; col < table->columnCount(); ++col)
+            QVERIFY(!table->horizontalHeaderItem(col)->text().isEmpty());
+        QVERIFY(table->columnWidth(0) >=
+                table->fontMetrics().horizontalAdvance(QStringLiteral("filesystem")));
 
         QPushButton *start = nullptr, *cleanup = nullptr;
         for (QPushButton *b : w.findChildren<QPushButton *>()) {
@@ -155,6 +165,154 @@ private slots:
         w.refresh();
         QVERIFY(start->isEnabled());
         QVERIFY(!cleanup->isVisible());
+    }
+
+    // Issue 16: not responding is a planned wait, said with what comes next, not as an error.
+    void notRespondingSaysWhatHappensNext() {
+        Fixture f;
+        fill(f);
+        f.status.state = State::NotResponding;
+        f.status.lastError = QStringLiteral("no answer within 1000 ms");
+        f.status.replaceAt = now0().addMSecs(17500);
+        const QString next = ui::nextStepText(f.status, now0());
+        QVERIFY2(next.contains(QStringLiteral("it will be replaced in 18 s if it does not answer")),
+                 qPrintable(next));
+        QVERIFY(next.contains(f.status.lastError));
+        ui::StatusWindow w(f.model());
+        auto labels = w.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(),
+                            [&](QLabel *l) { return l->text() == next; }));
+        QVERIFY(std::none_of(labels.begin(), labels.end(), [](QLabel *l) {
+            return l->text().contains(QStringLiteral("Last error"));
+        }));
+        // At 2x on 1280x800 the window gets 624x352 points: the two-line sentence, the facts
+        // and three MCP rows fit without scrolling the window (a scroll bar appeared there).
+        w.resize(624, 352);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *scroll = w.findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QVERIFY2(!scroll->verticalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("content %1 high in %2")
+                                .arg(scroll->widget()->height())
+                                .arg(scroll->viewport()->height())));
+        w.grab().save(outDir() + QStringLiteral("/offscreen-status-not-responding-624x352.png"));
+        f.status.state = State::Healthy;
+        f.status.orphans.clear();
+        QVERIFY(ui::nextStepText(f.status, now0()).isEmpty());
+        // What waits for a person is said in any state: an update, orphans.
+        f.status.versionMismatch = true;
+        f.status.installedVersion = QStringLiteral("1.19.0");
+        f.status.orphans = {{101, {QStringLiteral("node")}, QStringLiteral("ledger"), 5000, 900}};
+        QCOMPARE(ui::nextStepText(f.status, now0()),
+                 QStringLiteral("Version 1.19.0 is installed: restart to update. 1 orphaned MCP "
+                                "process from an earlier service still runs."));
+        f.status.state = State::Restarting;
+        f.status.restartAt = now0().addSecs(4);
+        f.status.versionMismatch = false;
+        f.status.orphans.clear();
+        f.status.lastError = QStringLiteral("pid 77 was killed or crashed");
+        QCOMPARE(ui::nextStepText(f.status, now0()),
+                 QStringLiteral("Starting again in 4 s (pid 77 was killed or crashed)."));
+    }
+
+    // Issue 16: events read as plain words with a short time, not raw log lines.
+    void eventsReadAsPlainWords() {
+        const QDateTime now = now0();
+        const auto text = [&](const char *line) {
+            return ui::eventLine(QString::fromLatin1(line), now);
+        };
+        ui::EventLine e = text("2026-01-01T11:58:02.123 state healthy -> not-responding: no "
+                               "answer within 1000 ms");
+        QCOMPARE(e.time, QStringLiteral("11:58:02"));
+        QCOMPARE(e.text, QStringLiteral("Not responding: no answer within 1000 ms"));
+        QCOMPARE(text("2026-01-01T11:58:00.001 started pid 77 on port 4096").text,
+                 QStringLiteral("Service started (pid 77, port 4096)"));
+        QCOMPARE(text("2026-01-01T11:58:03.000 pid 77: exited-on-term").text,
+                 QStringLiteral("The service (pid 77) exited when asked"));
+        QVERIFY(text("2026-01-01T11:58:00.000 launch scan: 0 orphan(s) among 121 processes in "
+                     "15.1 ms")
+                    .text.isEmpty());
+        QCOMPARE(text("2025-12-30T08:00:00.000 something new").time,
+                 QStringLiteral("30 Dec 08:00"));
+        QCOMPARE(text("2025-12-30T08:00:00.000 something new").text,
+                 QStringLiteral("something new"));
+        // Shown wrapped, without the stamp's date and milliseconds.
+        Fixture f;
+        fill(f);
+        f.events << QStringLiteral("2026-01-01T11:58:02.123 state healthy -> not-responding: no "
+                                   "answer within 1000 ms");
+        ui::StatusWindow w(f.model());
+        const QString shown = w.eventsView()->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("11:58:02  Not responding")), qPrintable(shown));
+        QVERIFY(!shown.contains(QStringLiteral("2026-01-01T")));
+        QCOMPARE(w.eventsView()->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+    }
+
+    // Issue 16: no empty grid: the MCP tab says so in words.
+    void noMcpServersIsSaidInWords() {
+        Fixture f;
+        fill(f);
+        f.status.mcp.clear();
+        ui::StatusWindow w(f.model());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.mcpTable()->isVisible());
+        auto labels = w.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel *l) {
+            return l->isVisible() && l->text() == QStringLiteral("No MCP servers");
+        }));
+        f.status.state = State::Failed;
+        w.refresh();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel *l) {
+            return l->isVisible() && l->text() == QStringLiteral("Service not running");
+        }));
+        w.grab().save(outDir() + QStringLiteral("/offscreen-status-failed.png"));
+    }
+
+    // Issue 16: a server over its limit is marked in the table and has a Restart button there.
+    void aFlaggedServerIsMarkedInTheTable() {
+        Fixture f;
+        fill(f);
+        f.status.mcp[0].flagged = true;
+        f.status.mcp[0].flagReason = QStringLiteral("memory 612 MiB is over 500 MiB (+9 MiB/min)");
+        ui::StatusWindow w(f.model());
+        QCOMPARE(w.mcpTable()->item(0, 1)->text(), QStringLiteral("⚠ memory over its limit"));
+        QCOMPARE(w.mcpTable()->item(0, 1)->toolTip(), f.status.mcp[0].flagReason);
+        QVERIFY(w.mcpTable()->item(0, 2)->font().bold()); // the number that is too high
+        auto *button = qobject_cast<QPushButton *>(w.mcpTable()->cellWidget(0, 6));
+        QCOMPARE(button->text(), QStringLiteral("Restart filesystem"));
+        QCOMPARE(qobject_cast<QPushButton *>(w.mcpTable()->cellWidget(1, 6))->text(),
+                 QStringLiteral("Reconnect"));
+        QVERIFY(w.tabs()->tabText(0).contains(QStringLiteral("need attention")));
+    }
+
+    // Issue 16: the timeline's span follows the history, so a 5 s spell is not 1 px of an hour.
+    void timelineSpanFollowsTheHistory() {
+        QCOMPARE(ui::timelineSpanMs(0), 60000);
+        QCOMPARE(ui::timelineSpanMs(45000), 60000);
+        QCOMPARE(ui::timelineSpanMs(4 * 60000), 5 * 60000);
+        QCOMPARE(ui::timelineSpanMs(14 * 60000), 15 * 60000);
+        QCOMPARE(ui::timelineSpanMs(2 * 3600000), 60 * 60000);
+        QCOMPARE(ui::timelineTitle(5 * 60000), QStringLiteral("Health, last 5 min"));
+        // Two minutes of history with a 5 s spell not responding and a missed probe.
+        Fixture f;
+        const qint64 t = now0().toMSecsSinceEpoch();
+        for (qint64 ms = t - 120000; ms <= t; ms += 1000) {
+            const bool spell = ms > t - 60000 && ms <= t - 55000;
+            f.health.add(
+                {ms, spell ? -1 : 20, true, spell ? State::NotResponding : State::Healthy});
+        }
+        ui::HealthTimeline tl(f.model());
+        QCOMPARE(tl.spanMs(), 5 * 60000);
+        tl.resize(600, 140);
+        const QImage img = tl.grab().toImage();
+        img.save(outDir() + QStringLiteral("/offscreen-timeline-short.png"));
+        // 5 s of 300 s across ~520 px: some 9 px wide, in the band and in the miss bars.
+        QVERIFY2(pixelsNear(img, stateColor(State::NotResponding, tl.palette())) > 40,
+                 qPrintable(QString::number(
+                     pixelsNear(img, stateColor(State::NotResponding, tl.palette())))));
+        QVERIFY(pixelsNear(img, stateColor(State::Failed, tl.palette())) > 200);
     }
 
     void timelineDrawsBandsAndLatency() {

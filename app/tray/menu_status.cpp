@@ -1,0 +1,47 @@
+#include "tray/menu_status.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace tether {
+
+MenuStatusWidget::MenuStatusWidget(QWidget *parent)
+    : QWidget(parent) {
+    auto *layout = new QVBoxLayout(this);
+    // Lined up with the text of the menu's items below it.
+    const int indent = fontMetrics().averageCharWidth() * 3;
+    layout->setContentsMargins(indent, 4, 8, 4);
+    layout->setSpacing(1);
+    for (QLabel **l : {&status_, &detail_, &activity_}) {
+        *l = new QLabel;
+        (*l)->setWordWrap(true);
+        (*l)->setTextFormat(Qt::PlainText);
+        layout->addWidget(*l);
+    }
+    status_->setTextFormat(Qt::RichText);
+    setFixedWidth(indent + 8 + fontMetrics().averageCharWidth() * kMenuStatusChars);
+}
+
+void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColour) {
+    status_->setText(QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>")
+                         .arg(stateColour.name(), m.statusLine.toHtmlEscaped()));
+    detail_->setText(m.detailLine);
+    detail_->setVisible(!m.detailLine.isEmpty());
+    activity_->setText(m.activityLine);
+    activity_->setVisible(!m.activityLine.isEmpty());
+}
+
+QSize MenuStatusWidget::sizeHint() const {
+    const int w = minimumWidth();
+    return {w, layout()->hasHeightForWidth() ? layout()->heightForWidth(w)
+                                             : QWidget::sizeHint().height()};
+}
+
+QString MenuStatusWidget::statusText() const {
+    QStringList lines{status_->text()};
+    for (QLabel *l : {detail_, activity_})
+        if (!l->isHidden()) lines << l->text();
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace tether

@@ -1,0 +1,32 @@
+// The top of the tray menu: the state and what happens next, version/port/uptime, and what the
+// service is doing, in normal text. Disabled menu items drew it grey on white (about 1.9:1),
+// and the menu's width followed the line's length from state to state; this widget has one
+// width in every state (kMenuStatusChars) and wraps what is longer.
+#pragma once
+
+#include "tray/tray_menu_model.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace tether {
+
+class MenuStatusWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit MenuStatusWidget(QWidget *parent = nullptr);
+    void setModel(const TrayMenuModel &m, const QColor &stateColour);
+    // Its one width, and the height its wrapped lines take at that width (the menu asks this).
+    QSize sizeHint() const override;
+
+    QString statusText() const; // what the lines say, for tests
+    QLabel *statusLabel() const { return status_; }
+
+private:
+    QLabel *status_ = nullptr;
+    QLabel *detail_ = nullptr;
+    QLabel *activity_ = nullptr;
+};
+
+} // namespace tether
