@@ -72,12 +72,19 @@ os::Pid servicePortOwner(const os::Identity &root, const PortFacts &facts,
     return root.pid;
 }
 
+TimingsConflict timingsConflict(const Timings &t) {
+    if (t.probeTimeoutMs >= t.windowMs) return TimingsConflict::TimeoutNotBelowWindow;
+    if (t.probeIntervalMs > t.windowMs) return TimingsConflict::IntervalAboveWindow;
+    return TimingsConflict::None;
+}
+
 std::string timingsProblem(const Timings &t) {
-    if (t.probeTimeoutMs >= t.windowMs)
+    const TimingsConflict c = timingsConflict(t);
+    if (c == TimingsConflict::TimeoutNotBelowWindow)
         return "[probe] timeoutMs (" + std::to_string(t.probeTimeoutMs) +
                ") must be below [recovery] windowMs (" + std::to_string(t.windowMs) +
                "): a single missed probe would spend the whole recovery window";
-    if (t.probeIntervalMs > t.windowMs)
+    if (c == TimingsConflict::IntervalAboveWindow)
         return "[probe] intervalMs (" + std::to_string(t.probeIntervalMs) +
                ") must not exceed [recovery] windowMs (" + std::to_string(t.windowMs) +
                "): a single missed probe would spend the whole recovery window";
@@ -381,7 +388,7 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
         case Liveness::Different:
             log("registration names " + pidText(r.id.pid) +
                 ", which is gone or now another program: not signalled, registration dropped");
-            notify(NoticeKind::Stale, "Dropped a stale registration (" + pidText(r.id.pid) + ").");
+            notify(NoticeKind::Stale, "The process it named is gone; nothing was stopped.");
             emit(DropRegistration{});
             break;
         case Liveness::Alive: {
@@ -431,7 +438,7 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
             log("registered " + pidText(r.id.pid) + " does not listen on port " +
                 std::to_string(r.port) + ": not the service; not signalled, registration dropped");
             notify(NoticeKind::Stale,
-                   "Dropped a stale registration (" + pidText(r.id.pid) + " is not the service).");
+                   "The process it named is not the service; nothing was stopped.");
             emit(DropRegistration{});
             break;
         }
@@ -487,8 +494,8 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         log("service.json names " + pidText(m.process.pid) +
             ", which is gone or a process started after the registration: not signalled, "
             "registration removed as stale");
-        notify(NoticeKind::Stale,
-               "Removed a stale opencode registration (" + pidText(m.process.pid) + ").");
+        notify(NoticeKind::Stale, "opencode's service.json named a process that is gone; nothing "
+                                  "was stopped.");
         emit(DropRegistration{false, m.id});
         break;
     case V::PortHeld:
@@ -509,7 +516,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         const std::string why = s_.exitPending;
         s_.exitPending.clear();
         if (s_.want == Want::Running && !s_.quitting)
-            notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + why);
+            notify(NoticeKind::Crashed, "Reason: " + why + ".");
         s_.stopCause = StopCause::Crash;
         s_.reason = why;
         runPlan(false, s_.svc->exitWitnessed);
@@ -721,13 +728,12 @@ void Machine::on(const ProbeAnswered &a) {
         if (!s_.stableSince) s_.stableSince = now_;
         if (s_.noticeOnHealthy) {
             s_.noticeOnHealthy = false;
-            notify(NoticeKind::Restarted,
-                   "The service was restarted and is healthy (" + pidText(s_.svc->id.pid) + ").");
+            notify(NoticeKind::Restarted, "It was restarted and answers again.");
         }
     } else if (!s_.responding) {
         s_.responding = true;
         s_.reason = answered;
-        notify(NoticeKind::Recovered, "The service answers again after a pause.");
+        notify(NoticeKind::Recovered, "It answers again after a pause.");
     }
     // A busy spell is not a failure: the stable clock runs on (it started at the first answer).
     if (s_.stableSince) s_.budget = onHealthy(s_.budget, *s_.stableSince, now_, timings());
@@ -1066,8 +1072,7 @@ void Machine::on(const Exited &e) {
         emit(GatherStartupFacts{s_.config.port});
         return;
     }
-    if (mayStart() && !s_.quitting)
-        notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + e.why);
+    if (mayStart() && !s_.quitting) notify(NoticeKind::Crashed, "Reason: " + e.why + ".");
     s_.stopCause = StopCause::Crash;
     s_.reason = e.why;
     cancelTimer(Timer::Probe);
