@@ -59,7 +59,9 @@ public:
     void setMcpConnected(const QString &name, bool connected);
     // Remove the listed orphans (pids from status().orphans); possible orphans only when a
     // person confirmed them. Reports through logLine and statusChanged.
-    void cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson);
+    // done (optional): the result, for the orphan dialog to tell.
+    void cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson,
+                        std::function<void(const mcp::McpMonitor::CleanupSummary &)> done = {});
 
 signals:
     void quitRequested();
