@@ -89,6 +89,7 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     intro_ = new QLabel;
     intro_->setWordWrap(true);
+    intro_->setAlignment(Qt::AlignLeft | Qt::AlignTop); // at the top when no list is shown
     layout->addWidget(intro_);
 
     list_ = new QTreeWidget;
@@ -100,7 +101,7 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     list_->header()->setSectionResizeMode(ProgramCol, QHeaderView::Stretch);
     for (int c = AgeCol; c < ColumnCount; ++c)
         list_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    layout->addWidget(list_);
+    layout->addWidget(list_, 1);
 
     result_ = new QLabel;
     result_->setWordWrap(true);
@@ -125,7 +126,7 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     connect(list_, &QTreeWidget::itemChanged, this, &OrphanDialog::updateButtons);
     layout->addWidget(buttons);
     setOrphans({});
-    resize(620, 320);
+    resize(680, 340);
 }
 
 void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {

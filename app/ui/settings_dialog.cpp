@@ -63,7 +63,9 @@ const std::vector<Page> &pages() {
         {QT_TRANSLATE_NOOP("SettingsDialog", "Service"),
          {
              {"service/profile", QT_TRANSLATE_NOOP("SettingsDialog", "Service to run"),
-              QT_TRANSLATE_NOOP("SettingsDialog", "What Tether starts and looks after."),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "What Tether starts and looks after. Automatic: opencode if it is "
+                                "installed, else Tether's demo service."),
               Kind::Choice},
              {"service/program", QT_TRANSLATE_NOOP("SettingsDialog", "Program"),
               QT_TRANSLATE_NOOP("SettingsDialog",
@@ -201,8 +203,7 @@ const std::vector<Page> &pages() {
 // The words for a fixed choice's INI text; the INI text itself when there are none.
 QString choiceText(const QString &key, const QString &value) {
     static const QMap<QString, const char *> profile = {
-        {QStringLiteral("auto"),
-         QT_TRANSLATE_NOOP("SettingsDialog", "Automatic: opencode if installed, else the demo")},
+        {QStringLiteral("auto"), QT_TRANSLATE_NOOP("SettingsDialog", "Automatic")},
         {QStringLiteral("opencode1"), QT_TRANSLATE_NOOP("SettingsDialog", "opencode 1.x")},
         {QStringLiteral("opencode2"), QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2.x")},
         {QStringLiteral("custom"), QT_TRANSLATE_NOOP("SettingsDialog", "Another program")},

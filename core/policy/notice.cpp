@@ -101,6 +101,26 @@ std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile) {
     return s;
 }
 
+std::string crashText(const std::string &why) {
+    std::string rest = why;
+    if (rest.rfind("pid ", 0) == 0) {
+        std::size_t i = 4;
+        while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9')
+            ++i;
+        if (i > 4 && i < rest.size() && rest[i] == ' ') rest = "It" + rest.substr(i);
+    }
+    if (rest.empty()) return "It stopped without saying why.";
+    if (rest[0] >= 'a' && rest[0] <= 'z') rest[0] = char(rest[0] - 'a' + 'A');
+    return rest.back() == '.' ? rest : rest + ".";
+}
+
+std::string durationWords(long long ms) {
+    const long long s = ms / 1000;
+    if (s < 120) return std::to_string(s) + " s";
+    if (s < 120 * 60) return std::to_string(s / 60) + " min";
+    return std::to_string(s / 3600) + " h";
+}
+
 std::string countOf(long long n, const char *one, const char *many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }

@@ -36,6 +36,13 @@ std::string serviceName(const std::optional<Dialect> &profile);
 // The notification's title: what happened and what Tether does about it, without pids.
 std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile);
 
+// A crash notice's text from the exit reason the log keeps ("pid 12 exited with code 1"): the
+// same without the pid ("It exited with code 1.").
+std::string crashText(const std::string &why);
+
+// "45 s", "10 min", "3 h": a length of time as a notification says it.
+std::string durationWords(long long ms);
+
 // "1 process", "3 processes".
 std::string countOf(long long n, const char *one, const char *many);
 

@@ -281,7 +281,9 @@ private:
     bool leaving() const { return s_.quitting && !s_.leaveRunningOnQuit; }
     bool mayStart() const { return s_.want == Want::Running && !leaving(); }
 
-    void fail(const std::string &message, std::optional<NoticeKind> kind = std::nullopt);
+    // noticeText: what the notification says, when the log's message is not for a person.
+    void fail(const std::string &message, std::optional<NoticeKind> kind = std::nullopt,
+              const std::string &noticeText = {});
     void goIdle(const std::string &reason);
     void beginStart();
     void decideLaunch(const PortFacts &port);
@@ -319,7 +321,8 @@ void Machine::forget() {
     s_.startupDeadline.reset();
 }
 
-void Machine::fail(const std::string &message, std::optional<NoticeKind> kind) {
+void Machine::fail(const std::string &message, std::optional<NoticeKind> kind,
+                   const std::string &noticeText) {
     forget();
     s_.exitPending.clear();
     cancelAllTimers();
@@ -327,7 +330,7 @@ void Machine::fail(const std::string &message, std::optional<NoticeKind> kind) {
     s_.failure = message;
     s_.lastError = message;
     s_.reason = message;
-    if (kind) notify(*kind, message);
+    if (kind) notify(*kind, noticeText.empty() ? message : noticeText);
 }
 
 void Machine::goIdle(const std::string &reason) {
@@ -515,8 +518,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         // The owner died and nobody took over: a crash after all. Clean what it left first.
         const std::string why = s_.exitPending;
         s_.exitPending.clear();
-        if (s_.want == Want::Running && !s_.quitting)
-            notify(NoticeKind::Crashed, "Reason: " + why + ".");
+        if (s_.want == Want::Running && !s_.quitting) notify(NoticeKind::Crashed, crashText(why));
         s_.stopCause = StopCause::Crash;
         s_.reason = why;
         runPlan(false, s_.svc->exitWitnessed);
@@ -538,7 +540,9 @@ void Machine::decideLaunch(const PortFacts &port) {
                 owners +=
                     (owners.empty() ? "" : ", ") + (l.owner.empty() ? pidText(l.pid) : l.owner);
         fail("port " + p + " is held by " + owners + "; stop that program or change [service] port",
-             NoticeKind::PortHeld);
+             NoticeKind::PortHeld,
+             "Port " + p + " is used by " + owners +
+                 ". Stop that program, or choose another port in Settings.");
         return;
     }
     case PortHolder::Invisible:
@@ -1032,7 +1036,11 @@ void Machine::scheduleRestart(const std::string &reason) {
         fail("gave up after " + std::to_string(s_.budget.failures.size()) +
                  " failed starts within " + std::to_string(timings().burstWindowMs / 1000) +
                  " s; last: " + reason,
-             NoticeKind::GaveUp);
+             NoticeKind::GaveUp,
+             crashText(reason) + " It failed " +
+                 countOf((long long)s_.budget.failures.size(), "time", "times") + " within " +
+                 durationWords(timings().burstWindowMs) +
+                 ". Start it from the tray menu once the cause is fixed.");
         return;
     }
     s_.noticeOnHealthy = true;
@@ -1072,7 +1080,7 @@ void Machine::on(const Exited &e) {
         emit(GatherStartupFacts{s_.config.port});
         return;
     }
-    if (mayStart() && !s_.quitting) notify(NoticeKind::Crashed, "Reason: " + e.why + ".");
+    if (mayStart() && !s_.quitting) notify(NoticeKind::Crashed, crashText(e.why));
     s_.stopCause = StopCause::Crash;
     s_.reason = e.why;
     cancelTimer(Timer::Probe);

@@ -42,10 +42,21 @@ private slots:
             }
     }
 
+    void crashTextHasNoPid() {
+        QCOMPARE(crashText("pid 3832 was killed or crashed"),
+                 std::string("It was killed or crashed."));
+        QCOMPARE(crashText("pid 12 exited with code 1"), std::string("It exited with code 1."));
+        QCOMPARE(crashText("the service's port closed"), std::string("The service's port closed."));
+        QCOMPARE(crashText(""), std::string("It stopped without saying why."));
+    }
+
     void countsReadAsWords() {
         QCOMPARE(countOf(1, "process", "processes"), std::string("1 process"));
         QCOMPARE(countOf(3, "process", "processes"), std::string("3 processes"));
         QCOMPARE(countOf(0, "process", "processes"), std::string("0 processes"));
+        QCOMPARE(durationWords(45000), std::string("45 s"));
+        QCOMPARE(durationWords(600000), std::string("10 min"));
+        QCOMPARE(durationWords(3 * 3600000), std::string("3 h"));
     }
 
     void onlyGivingUpIsCritical() {

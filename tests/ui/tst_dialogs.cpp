@@ -79,6 +79,12 @@ QString shownLabel(ui::SettingsDialog &d, const QString &key) {
     return {};
 }
 
+// As a person sees it: laid out for what it now holds, then grabbed.
+void shoot(QWidget &w, const char *what) {
+    w.layout()->activate();
+    QVERIFY(w.grab().save(shotName(what) + QStringLiteral(".png")));
+}
+
 void grabPages(ui::SettingsDialog &d, const char *prefix) {
     auto *list = d.findChild<QListWidget *>();
     for (int i = 0; i < list->count(); ++i) {
@@ -242,7 +248,7 @@ private slots:
                      l->text().contains(QStringLiteral("use it all up"));
         QVERIFY(shown);
         QVERIFY(!save->isEnabled());
-        QVERIFY(d.grab().save(shotName("settings-refused") + QStringLiteral(".png")));
+        shoot(d, "settings-refused");
         QVERIFY(!d.trySave());
         QVERIFY(!QFile::exists(path));
         QCOMPARE(applied, 0);
@@ -356,7 +362,7 @@ private slots:
         QVERIFY(!d.introText().contains(QStringLiteral("possible")));
         QVERIFY(!button(QStringLiteral("Clean up")));
         QVERIFY(button(QStringLiteral("Close")));
-        QVERIFY(d.grab().save(shotName("orphans-empty") + QStringLiteral(".png")));
+        shoot(d, "orphans-empty");
 
         // All of one kind: no column that says the same on every row.
         const QStringList npx{QStringLiteral("npx"), QStringLiteral("-y"),
@@ -382,7 +388,7 @@ private slots:
         QCOMPARE(list->topLevelItem(1)->text(4), QStringLiteral("looks like one"));
         QVERIFY(d.introText().contains(QStringLiteral("look like")));
         QCOMPARE(d.checkedPids(), (QList<qint64>{101, 103}));
-        QVERIFY(d.grab().save(shotName("orphans-mixed") + QStringLiteral(".png")));
+        shoot(d, "orphans-mixed");
         list->topLevelItem(1)->setCheckState(0, Qt::Checked);
         list->topLevelItem(0)->setCheckState(0, Qt::Unchecked);
         // A refresh from the model keeps a person's choices; a gone process drops out.
@@ -403,7 +409,7 @@ private slots:
         d.showCleanupResult(1, {QStringLiteral("it is no longer the process Tether found")});
         QCOMPARE(d.resultText(), QStringLiteral("1 process ended. 1 could not be ended: it is no "
                                                 "longer the process Tether found."));
-        QVERIFY(d.grab().save(shotName("orphans-result") + QStringLiteral(".png")));
+        shoot(d, "orphans-result");
         d.setOrphans({});
         d.showCleanupResult(3, {});
         QCOMPARE(d.resultText(), QStringLiteral("3 processes ended."));
