@@ -355,6 +355,18 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
         stack->addWidget(scroll);
         list->addItem(tr(page.title));
     }
+    // Fields that only one kind of service reads are greyed out for the others (kept, not lost).
+    auto *profile = qobject_cast<QComboBox *>(fields_.value(QStringLiteral("service/profile")));
+    const auto followProfile = [this, profile] {
+        const QString p = profile->currentData().toString();
+        fields_.value(QStringLiteral("service/healthPath"))
+            ->setEnabled(p == QLatin1String("custom"));
+        fields_.value(QStringLiteral("service/stateDir"))
+            ->setEnabled(p == QLatin1String("auto") || p == QLatin1String("opencode2"));
+    };
+    connect(profile, &QComboBox::currentIndexChanged, this, followProfile);
+    followProfile();
+
     list->setSpacing(3);
     list->setCurrentRow(0);
     list->setMaximumWidth(list->sizeHintForColumn(0) + 2 * list->frameWidth() + 16);

@@ -161,6 +161,13 @@ private slots:
         auto *profile = qobject_cast<QComboBox *>(d.field(QStringLiteral("service/profile")));
         QVERIFY(profile->currentText().startsWith(QStringLiteral("Automatic")));
         QCOMPARE(profile->currentData().toString(), QStringLiteral("auto"));
+        // What only another kind of service reads is greyed out, and kept.
+        QWidget *health = d.field(QStringLiteral("service/healthPath"));
+        QVERIFY(!health->isEnabled());
+        profile->setCurrentIndex(profile->findData(QStringLiteral("custom")));
+        QVERIFY(health->isEnabled());
+        QVERIFY(!d.field(QStringLiteral("service/stateDir"))->isEnabled());
+        QCOMPARE(d.values().value(QStringLiteral("service/healthPath")).toString(), QString());
         auto *whileRunning =
             qobject_cast<QComboBox *>(d.field(QStringLiteral("orphans/whileRunning")));
         QCOMPARE(whileRunning->currentText(), QStringLiteral("End them"));
