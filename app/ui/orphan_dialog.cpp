@@ -8,9 +8,11 @@
 #include <QHash>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace tether::ui {
 
@@ -48,12 +50,22 @@ QString programName(const QStringList &argv) {
     if (argv.isEmpty()) return OrphanDialog::tr("(unknown program)");
     const QString program = baseName(argv.first());
     const QString lower = program.toLower();
-    // Package runners name a package; interpreters a script; both are what a person started.
-    const bool runner = lower == QLatin1String("npx") || lower == QLatin1String("uvx") ||
-                        lower == QLatin1String("bunx") || lower == QLatin1String("pipx");
-    const bool interpreter = lower == QLatin1String("node") || lower == QLatin1String("bun") ||
-                             lower == QLatin1String("deno") ||
-                             lower.startsWith(QLatin1String("python"));
+    const auto is = [&](std::initializer_list<const char *> names) {
+        return std::any_of(names.begin(), names.end(),
+                           [&](const char *n) { return lower == QLatin1String(n); });
+    };
+    // "sh -c 'mcp-server-x --flag'": the command the shell runs.
+    if (is({"sh", "bash", "dash", "zsh", "cmd"})) {
+        for (int i = 1; i + 1 < argv.size(); ++i)
+            if (argv[i] == QLatin1String("-c") ||
+                argv[i].compare(QLatin1String("/c"), Qt::CaseInsensitive) == 0)
+                return programName(QProcess::splitCommand(argv[i + 1]));
+        return program;
+    }
+    // Package runners name a package, interpreters a script: what a person configured.
+    const bool runner = is({"npx", "uvx", "bunx", "pipx", "npm", "pnpm", "yarn"});
+    const bool interpreter =
+        is({"node", "bun", "deno"}) || lower.startsWith(QLatin1String("python"));
     if (!runner && !interpreter) return program;
     for (int i = 1; i < argv.size(); ++i) {
         const QString &a = argv[i];
@@ -63,8 +75,10 @@ QString programName(const QStringList &argv) {
                 return program + QLatin1Char(' ') + argv[i + 1];
             continue;
         }
-        if (interpreter && (lower == QLatin1String("deno")) && a == QLatin1String("run")) continue;
-        if (lower == QLatin1String("pipx") && a == QLatin1String("run")) continue;
+        // The runner's own verb: "npm exec pkg", "pnpm dlx pkg", "pipx run pkg", "deno run x".
+        if (i == 1 && (a == QLatin1String("exec") || a == QLatin1String("dlx") ||
+                       a == QLatin1String("run") || a == QLatin1String("x")))
+            continue;
         return program + QLatin1Char(' ') + (runner ? a : scriptName(a));
     }
     return program;

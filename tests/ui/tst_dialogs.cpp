@@ -352,6 +352,17 @@ private slots:
             ui::programName({QStringLiteral("/opt/tether/bin/tether"), QStringLiteral("demo-mcp")}),
             QStringLiteral("tether"));
         QCOMPARE(ui::programName({QStringLiteral("/usr/bin/npx")}), QStringLiteral("npx"));
+        // What npx runs as, with npm 7 and later: npm exec, then a shell, then node.
+        QCOMPARE(ui::programName({QStringLiteral("npm"), QStringLiteral("exec"),
+                                  QStringLiteral("@modelcontextprotocol/server-everything")}),
+                 QStringLiteral("npm @modelcontextprotocol/server-everything"));
+        QCOMPARE(ui::programName({QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("mcp-server-everything stdio")}),
+                 QStringLiteral("mcp-server-everything"));
+        QCOMPARE(ui::programName({QStringLiteral("C:\\Windows\\system32\\cmd.exe"),
+                                  QStringLiteral("/d"), QStringLiteral("/s"), QStringLiteral("/c"),
+                                  QStringLiteral("node C:\\srv\\weather.js")}),
+                 QStringLiteral("node weather.js"));
     }
 
     void orphanDialogSaysWhatAPersonNeeds() {
