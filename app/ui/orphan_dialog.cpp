@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QScreen>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -140,7 +141,11 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     connect(list_, &QTreeWidget::itemChanged, this, &OrphanDialog::updateButtons);
     layout->addWidget(buttons);
     setOrphans({});
-    resize(680, 340);
+    // Wide enough for "npx @scope/server-name" at 1x; never wider than the screen (at 2x a
+    // 1280x800 screen is 640 wide).
+    QSize size(680, 340);
+    if (const QScreen *s = screen()) size = size.boundedTo(s->availableSize() - QSize(24, 48));
+    resize(size);
 }
 
 void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {

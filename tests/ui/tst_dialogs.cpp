@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTemporaryDir>
@@ -87,8 +88,25 @@ void shoot(QWidget &w, const char *what) {
 
 void grabPages(ui::SettingsDialog &d, const char *prefix) {
     auto *list = d.findChild<QListWidget *>();
+    auto *stack = d.findChild<QStackedWidget *>();
     for (int i = 0; i < list->count(); ++i) {
         list->setCurrentRow(i);
+        d.layout()->activate();
+        // Every help line gets the height its wrapped text needs: the page scrolls rather than
+        // squeezing rows into each other.
+        auto *page = qobject_cast<QScrollArea *>(stack->currentWidget());
+        QTRY_VERIFY(page->widget()->height() >=
+                    page->widget()->layout()->totalHeightForWidth(page->viewport()->width()));
+        // What does not fit can be scrolled to.
+        if (page->widget()->height() > page->viewport()->height()) {
+            QTRY_VERIFY2(page->verticalScrollBar()->isVisible(), qPrintable(list->item(i)->text()));
+            QCOMPARE(page->verticalScrollBar()->maximum(),
+                     page->widget()->height() - page->viewport()->height());
+        }
+        for (QLabel *help : page->widget()->findChildren<QLabel *>())
+            if (help->wordWrap())
+                QVERIFY2(help->height() >= help->heightForWidth(help->width()),
+                         qPrintable(help->text()));
         QVERIFY(d.grab().save(shotName(prefix) + QStringLiteral("-page%1.png").arg(i + 1)));
     }
     list->setCurrentRow(0);
@@ -127,6 +145,7 @@ private slots:
         for (int i = 0; i < list->count(); ++i)
             QVERIFY(list->visualItemRect(list->item(i)).right() <= list->viewport()->width());
         QVERIFY(d.width() <= 640);
+        QVERIFY(d.screen()->availableGeometry().contains(d.frameGeometry()));
         grabPages(d, "settings");
     }
 
@@ -375,6 +394,7 @@ private slots:
                 if (b->text() == text && b->isVisible()) return b;
             return nullptr;
         };
+        QVERIFY(d.screen()->availableGeometry().contains(d.frameGeometry())); // fits at 2x too
         // Nothing listed: no talk of "possible orphans", nothing to clean, a way to close.
         QVERIFY(d.introText().contains(QStringLiteral("nothing to clean up")));
         QVERIFY(!d.introText().contains(QStringLiteral("possible")));
