@@ -355,6 +355,13 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
         stack->addWidget(scroll);
         list->addItem(tr(page.title));
     }
+    // Numbers in one column of one width, whatever their range.
+    int widest = 0;
+    for (QWidget *w : std::as_const(fields_))
+        if (qobject_cast<QAbstractSpinBox *>(w)) widest = std::max(widest, w->sizeHint().width());
+    for (QWidget *w : std::as_const(fields_))
+        if (qobject_cast<QAbstractSpinBox *>(w)) w->setMinimumWidth(widest);
+
     // Fields that only one kind of service reads are greyed out for the others (kept, not lost).
     auto *profile = qobject_cast<QComboBox *>(fields_.value(QStringLiteral("service/profile")));
     const auto followProfile = [this, profile] {
