@@ -121,6 +121,21 @@ std::string durationWords(long long ms) {
     return std::to_string(s / 3600) + " h";
 }
 
+std::string interruptedText(const std::vector<std::string> &tools, long long busySessions) {
+    const std::string again = " The agent may need to be asked again.";
+    if (tools.empty())
+        return countOf(busySessions, "session was", "sessions were") + " busy." + again;
+    std::string names;
+    const std::size_t shown = tools.size() > 3 ? 2 : tools.size();
+    for (std::size_t i = 0; i < shown; ++i)
+        names += (i == 0                  ? ""
+                  : i + 1 == tools.size() ? " and "
+                                          : ", ") +
+                 (tools[i].empty() ? std::string("a tool") : tools[i]);
+    if (shown < tools.size()) names += " and " + std::to_string(tools.size() - shown) + " more";
+    return "Stopped mid-call: " + names + "." + again;
+}
+
 std::string countOf(long long n, const char *one, const char *many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tether::policy {
 
@@ -42,6 +43,10 @@ std::string crashText(const std::string &why);
 
 // "45 s", "10 min", "3 h": a length of time as a notification says it.
 std::string durationWords(long long ms);
+
+// What an interruption cost, for a person: the tools cut short by name (no session ids), or
+// only how many sessions were busy. "bash and read were cut short; ask again if needed."
+std::string interruptedText(const std::vector<std::string> &tools, long long busySessions);
 
 // "1 process", "3 processes".
 std::string countOf(long long n, const char *one, const char *many);

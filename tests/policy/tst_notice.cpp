@@ -50,6 +50,22 @@ private slots:
         QCOMPARE(crashText(""), std::string("It stopped without saying why."));
     }
 
+    void interruptionsNameToolsNotSessions() {
+        QCOMPARE(interruptedText({"bash"}, 1),
+                 std::string("Stopped mid-call: bash. The agent may need to be asked again."));
+        QCOMPARE(interruptedText({"bash", "read"}, 1),
+                 std::string("Stopped mid-call: bash and read. The agent may need to be asked "
+                             "again."));
+        QCOMPARE(
+            interruptedText({"a", "b", "c"}, 2),
+            std::string("Stopped mid-call: a, b and c. The agent may need to be asked again."));
+        QCOMPARE(interruptedText({"a", "b", "c", "d", "e"}, 2),
+                 std::string("Stopped mid-call: a, b and 3 more. The agent may need to be asked "
+                             "again."));
+        QCOMPARE(interruptedText({}, 2),
+                 std::string("2 sessions were busy. The agent may need to be asked again."));
+    }
+
     void countsReadAsWords() {
         QCOMPARE(countOf(1, "process", "processes"), std::string("1 process"));
         QCOMPARE(countOf(3, "process", "processes"), std::string("3 processes"));
