@@ -63,6 +63,9 @@ QString programName(const QStringList &argv) {
                 return programName(QProcess::splitCommand(argv[i + 1]));
         return program;
     }
+    // Tether's own stand-ins ("tether demo-mcp"): the verb tells them from Tether itself.
+    if (is({"tether", "tether-cli"}) && argv.size() > 1 && !argv[1].startsWith(QLatin1Char('-')))
+        return program + QLatin1Char(' ') + argv[1];
     // Package runners name a package, interpreters a script: what a person configured.
     const bool runner = is({"npx", "uvx", "bunx", "pipx", "npm", "pnpm", "yarn"});
     const bool interpreter =

@@ -367,9 +367,13 @@ private slots:
                  QStringLiteral("python3 mcp_server_time"));
         QCOMPARE(ui::programName({QStringLiteral("uvx"), QStringLiteral("mcp-server-fetch")}),
                  QStringLiteral("uvx mcp-server-fetch"));
+        // Tether's demo MCP server is not Tether.
         QCOMPARE(
             ui::programName({QStringLiteral("/opt/tether/bin/tether"), QStringLiteral("demo-mcp")}),
-            QStringLiteral("tether"));
+            QStringLiteral("tether demo-mcp"));
+        QCOMPARE(ui::programName({QStringLiteral("/opt/tether/bin/tether"),
+                                  QStringLiteral("--settings"), QStringLiteral("x.ini")}),
+                 QStringLiteral("tether"));
         QCOMPARE(ui::programName({QStringLiteral("/usr/bin/npx")}), QStringLiteral("npx"));
         // What npx runs as, with npm 7 and later: npm exec, then a shell, then node.
         QCOMPARE(ui::programName({QStringLiteral("npm"), QStringLiteral("exec"),
