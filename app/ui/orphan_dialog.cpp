@@ -64,8 +64,11 @@ QString programName(const QStringList &argv) {
         return program;
     }
     // Tether's own stand-ins ("tether demo-mcp"): the verb tells them from Tether itself.
-    if (is({"tether", "tether-cli"}) && argv.size() > 1 && !argv[1].startsWith(QLatin1Char('-')))
-        return program + QLatin1Char(' ') + argv[1];
+    if (is({"tether", "tether-cli"}) && argv.size() > 1 && !argv[1].startsWith(QLatin1Char('-'))) {
+        const int name = int(argv.indexOf(QStringLiteral("--name")));
+        return program + QLatin1Char(' ') + argv[1] +
+               (name > 0 && name + 1 < argv.size() ? QLatin1Char(' ') + argv[name + 1] : QString());
+    }
     // Package runners name a package, interpreters a script: what a person configured.
     const bool runner = is({"npx", "uvx", "bunx", "pipx", "npm", "pnpm", "yarn"});
     const bool interpreter =
@@ -107,7 +110,7 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     intro_ = new QLabel;
     intro_->setWordWrap(true);
-    intro_->setAlignment(Qt::AlignLeft | Qt::AlignTop); // at the top when no list is shown
+    intro_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     layout->addWidget(intro_);
 
     list_ = new QTreeWidget;
@@ -124,7 +127,9 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     result_ = new QLabel;
     result_->setWordWrap(true);
     result_->setVisible(false);
+    result_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     layout->addWidget(result_);
+    layout->addStretch(); // takes the room of a hidden list: the words stay at the top
 
     auto *buttons = new QDialogButtonBox;
     clean_ = buttons->addButton(tr("Clean up"), QDialogButtonBox::AcceptRole);

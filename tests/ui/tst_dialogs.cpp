@@ -371,6 +371,10 @@ private slots:
         QCOMPARE(
             ui::programName({QStringLiteral("/opt/tether/bin/tether"), QStringLiteral("demo-mcp")}),
             QStringLiteral("tether demo-mcp"));
+        QCOMPARE(ui::programName({QStringLiteral("tether"), QStringLiteral("demo-mcp"),
+                                  QStringLiteral("--name"), QStringLiteral("demo-1"),
+                                  QStringLiteral("--stubborn")}),
+                 QStringLiteral("tether demo-mcp demo-1"));
         QCOMPARE(ui::programName({QStringLiteral("/opt/tether/bin/tether"),
                                   QStringLiteral("--settings"), QStringLiteral("x.ini")}),
                  QStringLiteral("tether"));
