@@ -193,7 +193,7 @@ void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
 
     QString text;
     if (orphans.isEmpty())
-        text = tr("No MCP servers are left running: there is nothing to clean up.");
+        text = tr("No MCP servers are left running.");
     else if (possibleCount == 0)
         text = tr("These MCP servers were started by a service that is no longer running. "
                   "Checked ones are ended when you click Clean up.");

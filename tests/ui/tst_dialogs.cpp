@@ -404,7 +404,7 @@ private slots:
         };
         QVERIFY(d.screen()->availableGeometry().contains(d.frameGeometry())); // fits at 2x too
         // Nothing listed: no talk of "possible orphans", nothing to clean, a way to close.
-        QVERIFY(d.introText().contains(QStringLiteral("nothing to clean up")));
+        QCOMPARE(d.introText(), QStringLiteral("No MCP servers are left running."));
         QVERIFY(!d.introText().contains(QStringLiteral("possible")));
         QVERIFY(!button(QStringLiteral("Clean up")));
         QVERIFY(button(QStringLiteral("Close")));
