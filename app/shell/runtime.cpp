@@ -162,7 +162,7 @@ void Runtime::applySettings(const Settings &settings) {
     supervisor_->leaveRunning();
     supervisor_->disconnect(this);
     supervisor_.release()->deleteLater();
-    settings_ = LoadedSettings{settings, {}};
+    settings_ = LoadedSettings{settings, {}, {}};
     writeLog(QStringLiteral("settings applied"));
     makeSupervisor(settings);
     if (wanted) supervisor_->start();
@@ -318,10 +318,12 @@ void Runtime::reconnectMcp(const QString &name) {
              [this, name](const HttpResult &) { setMcpConnected(name, true); });
 }
 
-void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson) {
-    mcp_->cleanup(false, pids, confirmedByPerson, [this](const auto &summary) {
+void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson,
+                             std::function<void(const mcp::McpMonitor::CleanupSummary &)> done) {
+    mcp_->cleanup(false, pids, confirmedByPerson, [this, done](const auto &summary) {
         for (const QString &line : summary.lines)
             writeLog(QStringLiteral("cleanup: ") + line);
+        if (done) done(summary);
     });
 }
 

@@ -64,7 +64,9 @@ public:
     void setMcpConnected(const QString &name, bool connected);
     // Remove the listed orphans (pids from status().orphans); possible orphans only when a
     // person confirmed them. Reports through logLine and statusChanged.
-    void cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson);
+    // done (optional): the result, for the orphan dialog to tell.
+    void cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson,
+                        std::function<void(const mcp::McpMonitor::CleanupSummary &)> done = {});
 
     // "Use a free port": writes [service] port to the settings file and starts the service
     // there. False (and *error) when the file cannot be written.

@@ -6,6 +6,7 @@
 #include "tray/menu_status.h"
 #include "tray/tray_click.h"
 #include "tray/tray_menu_model.h"
+#include "ui/app_icon.h"
 #include "ui/consent_dialog.h"
 #include "ui/failure_panel.h"
 #include "ui/orphan_dialog.h"
@@ -35,19 +36,12 @@ ui::UiModel modelOf(Runtime *runtime) {
 }
 
 QSystemTrayIcon::MessageIcon iconFor(policy::NoticeKind kind) {
-    switch (kind) {
-    case policy::NoticeKind::GaveUp:
-    case policy::NoticeKind::PortHeld:
-    case policy::NoticeKind::Crashed:
+    switch (policy::severityOf(kind)) {
+    case policy::NoticeSeverity::Critical:
         return QSystemTrayIcon::Critical;
-    case policy::NoticeKind::VersionMismatch:
-    case policy::NoticeKind::OrphansFound:
-    case policy::NoticeKind::Stale:
-    case policy::NoticeKind::McpResources:
-    case policy::NoticeKind::Interrupted:
+    case policy::NoticeSeverity::Warning:
         return QSystemTrayIcon::Warning;
-    case policy::NoticeKind::Restarted:
-    case policy::NoticeKind::Recovered:
+    case policy::NoticeSeverity::Information:
         break;
     }
     return QSystemTrayIcon::Information;
@@ -60,6 +54,8 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     , runtime_(runtime)
     , autostart_(autostart) {
     clock_.start();
+    // Every window that sets none of its own (About among them) shows Tether's icon.
+    QApplication::setWindowIcon(ui::appIcon());
     buildMenu();
     icon_.setContextMenu(&menu_);
     connect(&icon_, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason r) {
@@ -193,6 +189,7 @@ void TrayApp::refresh() {
     flags.working = st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty();
     if (!iconSet_ || st.state != iconState_ || flags != iconFlags_) {
         icon_.setIcon(stateIcon(st.state, flags, QApplication::palette()));
+        if (statusWindow_) statusWindow_->setWindowIcon(icon_.icon()); // the state, as the tray
         iconSet_ = true;
         iconState_ = st.state;
         iconFlags_ = flags;
@@ -239,10 +236,13 @@ void TrayApp::refreshMcpMenu(const TrayMenuModel &m) {
 }
 
 void TrayApp::onNotice(policy::NoticeKind kind, const QString &message) {
-    if (!runtime_->settings().settings.notifications || !limiter_.allow(kind, clock_.elapsed()))
+    if (!runtime_->settings().settings.notifications || !icon_.isVisible() ||
+        !policy::mayNotify(noticeHistory_, kind) || !limiter_.allow(kind, clock_.elapsed()))
         return;
-    if (icon_.isVisible())
-        icon_.showMessage(QStringLiteral("Tether"), message, iconFor(kind), 8000);
+    noticeHistory_ = policy::afterShown(noticeHistory_, kind);
+    const QString title =
+        QString::fromStdString(policy::noticeTitle(kind, runtime_->supervisor()->status().profile));
+    icon_.showMessage(title, message, iconFor(kind), 8000);
 }
 
 void TrayApp::maybeOfferOrphans() {
@@ -251,8 +251,9 @@ void TrayApp::maybeOfferOrphans() {
     orphansOffered_ = true;
     if (runtime_->settings().settings.orphansOnLaunch != policy::OrphanMode::Ask) return;
     onNotice(policy::NoticeKind::OrphansFound,
-             tr("%1 orphaned MCP process(es) from an earlier service are still running.")
-                 .arg(st.orphans.size()));
+             tr("%1 from an earlier service still running.")
+                 .arg(QString::fromStdString(
+                     policy::countOf(st.orphans.size(), "MCP process is", "MCP processes are"))));
     showOrphanDialog();
 }
 
@@ -281,8 +282,7 @@ void TrayApp::showStatusWindow(const QString &why) {
     if (!statusWindow_) {
         statusWindow_ = new ui::StatusWindow(modelOf(runtime_));
         statusWindow_->setAttribute(Qt::WA_DeleteOnClose);
-        statusWindow_->setWindowIcon(
-            stateIcon(policy::State::Healthy, {}, QApplication::palette()));
+        statusWindow_->setWindowIcon(icon_.icon());
         connect(runtime_, &Runtime::eventLogged, statusWindow_, &ui::StatusWindow::appendEvent);
         connect(runtime_, &Runtime::healthChanged, statusWindow_, &ui::StatusWindow::refresh);
         connect(statusWindow_, &ui::StatusWindow::startRequested, this,
@@ -338,7 +338,15 @@ void TrayApp::showOrphanDialog() {
         orphanDialog_ = new ui::OrphanDialog;
         orphanDialog_->setAttribute(Qt::WA_DeleteOnClose);
         connect(orphanDialog_, &ui::OrphanDialog::cleanupRequested, this,
-                [this](const QList<qint64> &pids) { runtime_->cleanupOrphans(pids, true); });
+                [this](const QList<qint64> &pids) {
+                    const QPointer<ui::OrphanDialog> dialog = orphanDialog_;
+                    runtime_->cleanupOrphans(pids, true, [dialog](const auto &summary) {
+                        if (dialog)
+                            dialog->showCleanupResult(summary.killed + summary.exitedOnTerm +
+                                                          summary.alreadyGone,
+                                                      summary.notEnded);
+                    });
+                });
     }
     orphanDialog_->setOrphans(runtime_->supervisor()->status().orphans);
     orphanDialog_->show();

@@ -74,7 +74,8 @@ private:
     IconFlags iconFlags_;
 
     NoticeLimiter limiter_;
-    QElapsedTimer clock_; // monotonic, for the limiter and the launch phase
+    policy::NoticeHistory noticeHistory_; // a shown crash owes one "running again"
+    QElapsedTimer clock_;                 // monotonic, for the limiter and the launch phase
     bool orphansOffered_ = false;
     QTimer trayWait_;
 

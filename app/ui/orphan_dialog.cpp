@@ -1,5 +1,6 @@
 #include "ui/orphan_dialog.h"
 
+#include "ui/app_icon.h"
 #include "ui/format.h"
 
 #include <QDialogButtonBox>
@@ -7,79 +8,238 @@
 #include <QHash>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
+#include <QScreen>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace tether::ui {
 
+namespace {
+
+enum Column { ProgramCol, AgeCol, MemoryCol, PidCol, KindCol, ColumnCount };
+
+// "C:\x\node.exe" -> "node"; "/usr/bin/python3" -> "python3".
+QString baseName(const QString &path) {
+    QString name = QFileInfo(QString(path).replace(QLatin1Char('\\'), QLatin1Char('/'))).fileName();
+    for (const char *ext : {".exe", ".cmd", ".bat"})
+        if (name.endsWith(QLatin1String(ext), Qt::CaseInsensitive)) name.chop(int(qstrlen(ext)));
+    return name;
+}
+
+// What a script path stands for: the package it lives in ("node_modules/@scope/pkg/dist/x.js"
+// -> "@scope/pkg"; ".bin/tool" -> "tool"), else the file's name.
+QString scriptName(const QString &arg) {
+    const QString path = QString(arg).replace(QLatin1Char('\\'), QLatin1Char('/'));
+    const int at = path.lastIndexOf(QLatin1String("node_modules/"));
+    if (at >= 0) {
+        const QStringList parts =
+            path.mid(at + int(qstrlen("node_modules/"))).split(QLatin1Char('/'));
+        if (parts.size() >= 2 && parts[0] == QLatin1String(".bin")) return parts[1];
+        if (parts.size() >= 2 && parts[0].startsWith(QLatin1Char('@')))
+            return parts[0] + QLatin1Char('/') + parts[1];
+        if (!parts.isEmpty() && !parts[0].isEmpty()) return parts[0];
+    }
+    return QFileInfo(path).fileName();
+}
+
+} // namespace
+
+QString programName(const QStringList &argv) {
+    if (argv.isEmpty()) return OrphanDialog::tr("(unknown program)");
+    const QString program = baseName(argv.first());
+    const QString lower = program.toLower();
+    const auto is = [&](std::initializer_list<const char *> names) {
+        return std::any_of(names.begin(), names.end(),
+                           [&](const char *n) { return lower == QLatin1String(n); });
+    };
+    // "sh -c 'mcp-server-x --flag'": the command the shell runs.
+    if (is({"sh", "bash", "dash", "zsh", "cmd"})) {
+        for (int i = 1; i + 1 < argv.size(); ++i)
+            if (argv[i] == QLatin1String("-c") ||
+                argv[i].compare(QLatin1String("/c"), Qt::CaseInsensitive) == 0)
+                return programName(QProcess::splitCommand(argv[i + 1]));
+        return program;
+    }
+    // Tether's own stand-ins ("tether demo-mcp"): the verb tells them from Tether itself.
+    if (is({"tether", "tether-cli"}) && argv.size() > 1 && !argv[1].startsWith(QLatin1Char('-'))) {
+        const int name = int(argv.indexOf(QStringLiteral("--name")));
+        return program + QLatin1Char(' ') + argv[1] +
+               (name > 0 && name + 1 < argv.size() ? QLatin1Char(' ') + argv[name + 1] : QString());
+    }
+    // Package runners name a package, interpreters a script: what a person configured.
+    const bool runner = is({"npx", "uvx", "bunx", "pipx", "npm", "pnpm", "yarn"});
+    const bool interpreter =
+        is({"node", "bun", "deno"}) || lower.startsWith(QLatin1String("python"));
+    if (!runner && !interpreter) return program;
+    for (int i = 1; i < argv.size(); ++i) {
+        const QString &a = argv[i];
+        if (a.startsWith(QLatin1Char('-'))) {
+            // "python -m pkg": the module is what runs.
+            if (a == QLatin1String("-m") && i + 1 < argv.size())
+                return program + QLatin1Char(' ') + argv[i + 1];
+            continue;
+        }
+        // The runner's own verb: "npm exec pkg", "pnpm dlx pkg", "pipx run pkg", "deno run x".
+        if (i == 1 && (a == QLatin1String("exec") || a == QLatin1String("dlx") ||
+                       a == QLatin1String("run") || a == QLatin1String("x")))
+            continue;
+        return program + QLatin1Char(' ') + (runner ? a : scriptName(a));
+    }
+    return program;
+}
+
+QString cleanupResultText(int ended, const QStringList &notEnded) {
+    QStringList parts;
+    if (ended > 0 || notEnded.isEmpty())
+        parts << (ended == 1 ? OrphanDialog::tr("1 process ended.")
+                             : OrphanDialog::tr("%1 processes ended.").arg(ended));
+    if (!notEnded.isEmpty())
+        parts << OrphanDialog::tr("%1 could not be ended: %2.")
+                     .arg(notEnded.size())
+                     .arg(notEnded.join(QStringLiteral("; ")));
+    return parts.join(QLatin1Char(' '));
+}
+
 OrphanDialog::OrphanDialog(QWidget *parent)
     : QDialog(parent) {
-    setWindowTitle(tr("Orphaned MCP processes"));
+    setWindowTitle(tr("MCP servers left running"));
+    setWindowIcon(appIcon());
     auto *layout = new QVBoxLayout(this);
-    auto *intro =
-        new QLabel(tr("These processes were started for a service that is no longer running. "
-                      "Checked ones will be stopped. Possible orphans only match an MCP command "
-                      "line: check them only if you recognise them."));
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
+    intro_ = new QLabel;
+    intro_->setWordWrap(true);
+    intro_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    layout->addWidget(intro_);
 
     list_ = new QTreeWidget;
     list_->setRootIsDecorated(false);
-    list_->setHeaderLabels({tr("Program"), tr("PID"), tr("Age"), tr("Memory"), tr("Kind")});
-    list_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    layout->addWidget(list_);
+    list_->setColumnCount(ColumnCount);
+    list_->setHeaderLabels(
+        {tr("Program"), tr("Running for"), tr("Memory"), tr("PID"), tr("Found")});
+    list_->header()->setStretchLastSection(false);
+    list_->header()->setSectionResizeMode(ProgramCol, QHeaderView::Stretch);
+    for (int c = AgeCol; c < ColumnCount; ++c)
+        list_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    layout->addWidget(list_, 1);
+
+    result_ = new QLabel;
+    result_->setWordWrap(true);
+    result_->setVisible(false);
+    result_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    layout->addWidget(result_);
+    layout->addStretch(); // takes the room of a hidden list: the words stay at the top
 
     auto *buttons = new QDialogButtonBox;
     clean_ = buttons->addButton(tr("Clean up"), QDialogButtonBox::AcceptRole);
-    buttons->addButton(tr("Ignore"), QDialogButtonBox::RejectRole);
+    close_ = buttons->addButton(tr("Ignore"), QDialogButtonBox::RejectRole);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        emit cleanupRequested(checkedPids());
-        accept();
+        const QList<qint64> pids = checkedPids();
+        if (pids.isEmpty()) return;
+        // Stay open: the person waits for, and then reads, what became of them.
+        cleaning_ = true;
+        result_->setText(pids.size() == 1 ? tr("Ending 1 process…")
+                                          : tr("Ending %1 processes…").arg(pids.size()));
+        result_->setVisible(true);
+        updateButtons();
+        emit cleanupRequested(pids);
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(list_, &QTreeWidget::itemChanged, this,
-            [this] { clean_->setEnabled(!checkedPids().isEmpty()); });
+    connect(list_, &QTreeWidget::itemChanged, this, &OrphanDialog::updateButtons);
     layout->addWidget(buttons);
-    resize(620, 320);
+    setOrphans({});
+    // Wide enough for "npx @scope/server-name" at 1x; never wider than the screen (at 2x a
+    // 1280x800 screen is 640 wide).
+    QSize size(680, 340);
+    if (const QScreen *s = screen()) size = size.boundedTo(s->availableSize() - QSize(24, 48));
+    resize(size);
 }
 
 void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
     QHash<qint64, Qt::CheckState> kept;
     for (int i = 0; i < list_->topLevelItemCount(); ++i) {
         const QTreeWidgetItem *item = list_->topLevelItem(i);
-        kept.insert(item->data(1, Qt::UserRole).toLongLong(), item->checkState(0));
+        kept.insert(item->data(ProgramCol, Qt::UserRole).toLongLong(), item->checkState(0));
     }
     const QSignalBlocker block(list_);
     list_->clear();
+    int possibleCount = 0;
     for (const OrphanStatus &o : orphans) {
         const bool possible = o.kind == QLatin1String("possible");
-        const QString program =
-            o.argv.isEmpty() ? tr("(unknown)") : QFileInfo(o.argv.first()).fileName();
-        auto *item = new QTreeWidgetItem({program, QString::number(o.pid), durationText(o.ageMs),
-                                          memoryText(o.rssKiB),
-                                          possible ? tr("possible orphan") : tr("orphan")});
-        item->setToolTip(0, o.argv.join(QLatin1Char(' ')));
-        item->setData(1, Qt::UserRole, o.pid);
-        item->setCheckState(0, kept.value(o.pid, possible ? Qt::Unchecked : Qt::Checked));
+        possibleCount += possible ? 1 : 0;
+        QStringList cells(ColumnCount);
+        cells[ProgramCol] = programName(o.argv);
+        cells[AgeCol] = durationText(o.ageMs);
+        cells[MemoryCol] = memoryText(o.rssKiB);
+        cells[PidCol] = QString::number(o.pid);
+        cells[KindCol] = possible ? tr("looks like one") : tr("left by a crashed service");
+        auto *item = new QTreeWidgetItem(cells);
+        item->setToolTip(ProgramCol, o.argv.join(QLatin1Char(' ')));
+        item->setData(ProgramCol, Qt::UserRole, o.pid);
+        item->setCheckState(ProgramCol, kept.value(o.pid, possible ? Qt::Unchecked : Qt::Checked));
         if (possible) {
             QFont italic = item->font(0);
             italic.setItalic(true);
-            for (int c = 0; c < 5; ++c)
+            for (int c = 0; c < ColumnCount; ++c)
                 item->setFont(c, italic);
         }
         list_->addTopLevelItem(item);
     }
-    clean_->setEnabled(!checkedPids().isEmpty());
+    const int certainCount = int(orphans.size()) - possibleCount;
+    // A column that says the same on every row says nothing.
+    list_->setColumnHidden(KindCol, possibleCount == 0 || certainCount == 0);
+    list_->setVisible(!orphans.isEmpty());
+
+    QString text;
+    if (orphans.isEmpty())
+        text = tr("No MCP servers are left running.");
+    else if (possibleCount == 0)
+        text = tr("These MCP servers were started by a service that is no longer running. "
+                  "Checked ones are ended when you click Clean up.");
+    else if (certainCount == 0)
+        text = tr("These processes look like MCP servers left by an earlier service, but Tether "
+                  "did not start them. Check only the ones you recognise; they are ended when "
+                  "you click Clean up.");
+    else
+        text = tr("These MCP servers were started by a service that is no longer running. "
+                  "Checked ones are ended when you click Clean up. Those that only look like "
+                  "one are not checked: check them only if you recognise them.");
+    intro_->setText(text);
+    updateButtons();
 }
 
 QList<qint64> OrphanDialog::checkedPids() const {
     QList<qint64> pids;
     for (int i = 0; i < list_->topLevelItemCount(); ++i) {
         const QTreeWidgetItem *item = list_->topLevelItem(i);
-        if (item->checkState(0) == Qt::Checked) pids << item->data(1, Qt::UserRole).toLongLong();
+        if (item->checkState(ProgramCol) == Qt::Checked)
+            pids << item->data(ProgramCol, Qt::UserRole).toLongLong();
     }
     return pids;
+}
+
+void OrphanDialog::showCleanupResult(int ended, const QStringList &notEnded) {
+    cleaning_ = false;
+    result_->setText(cleanupResultText(ended, notEnded));
+    result_->setVisible(true);
+    updateButtons();
+}
+
+QString OrphanDialog::introText() const {
+    return intro_->text();
+}
+
+QString OrphanDialog::resultText() const {
+    return result_->isVisibleTo(this) ? result_->text() : QString();
+}
+
+void OrphanDialog::updateButtons() {
+    const bool any = list_->topLevelItemCount() > 0;
+    clean_->setVisible(any);
+    clean_->setEnabled(!cleaning_ && !checkedPids().isEmpty());
+    // With nothing left to decide, the way out is no longer "Ignore".
+    close_->setText(any && !cleaning_ ? tr("Ignore") : tr("Close"));
 }
 
 } // namespace tether::ui

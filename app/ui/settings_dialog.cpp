@@ -1,56 +1,245 @@
 #include "ui/settings_dialog.h"
 
+#include "settings/argument_list.h"
+
 #include "shell/runtime.h"
+#include "ui/app_icon.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
-#include <QRegularExpression>
-#include <QTabWidget>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace tether::ui {
 
 namespace {
 
-const QList<QPair<QString, QString>> kGroups = {
-    {QStringLiteral("service"), QStringLiteral("Service")},
-    {QStringLiteral("probe"), QStringLiteral("Probing")},
-    {QStringLiteral("recovery"), QStringLiteral("Recovery")},
-    {QStringLiteral("orphans"), QStringLiteral("Orphans")},
-    {QStringLiteral("app"), QStringLiteral("App")},
-    {QStringLiteral("mcp"), QStringLiteral("MCP")},
+// ---- The Arguments field: shown with the INI file's own syntax (settings/argument_list.h)
+
+// ---- What the form shows: pages by task, each setting with a label and a line of help -------
+enum class Kind { Text, Arguments, Choice, Check, Whole, Seconds };
+
+struct Row {
+    const char *key;
+    const char *label; // for a check box: its text
+    const char *help;
+    Kind kind;
+    const char *suffix = ""; // Whole: the unit shown after the number
+    const char *placeholder = "";
 };
 
-// "backoffInitialMs" -> "Backoff initial (ms)"
-QString labelFor(const QString &key) {
-    QString name = key.section(QLatin1Char('/'), 1);
-    QString unit;
-    for (const char *u : {"Ms", "MiB", "Minutes"})
-        if (name.endsWith(QLatin1String(u)) && name.size() > int(qstrlen(u))) {
-            unit = QString::fromLatin1(u).toLower();
-            name.chop(int(qstrlen(u)));
-        }
-    name.replace(QRegularExpression(QStringLiteral("([a-z])([A-Z])")), QStringLiteral("\\1 \\2"));
-    name = name.toLower();
-    name[0] = name[0].toUpper();
-    if (unit == QLatin1String("mib")) unit = QStringLiteral("MiB");
-    return unit.isEmpty() ? name + QLatin1Char(':') : QStringLiteral("%1 (%2):").arg(name, unit);
+struct Page {
+    const char *title;
+    std::vector<Row> rows;
+};
+
+const std::vector<Page> &pages() {
+    static const std::vector<Page> all = {
+        {QT_TRANSLATE_NOOP("SettingsDialog", "Service"),
+         {
+             {"service/profile", QT_TRANSLATE_NOOP("SettingsDialog", "Service to run"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "What Tether starts and looks after. Automatic: opencode if it is "
+                                "installed, else Tether's demo service."),
+              Kind::Choice},
+             {"service/program", QT_TRANSLATE_NOOP("SettingsDialog", "Program"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Leave empty to find opencode on this computer (or, for the demo, "
+                                "to use Tether itself)."),
+              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "Found automatically")},
+             {"service/arguments", QT_TRANSLATE_NOOP("SettingsDialog", "Extra arguments"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Separated by spaces; put quotes around one that contains spaces. "
+                                "For another program: its whole command line."),
+              Kind::Arguments, "", QT_TRANSLATE_NOOP("SettingsDialog", "None")},
+             {"service/port", QT_TRANSLATE_NOOP("SettingsDialog", "Port"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "The local port the service listens on, on this computer only."),
+              Kind::Whole},
+             {"service/healthPath", QT_TRANSLATE_NOOP("SettingsDialog", "Health check address"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Another program only: the path Tether asks to see that it is "
+                                "alive."),
+              Kind::Text, "", "/global/health"},
+             {"service/stateDir", QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2 state folder"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Where opencode 2.x writes service.json. Leave empty for its "
+                                "usual place."),
+              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "Usual place")},
+             {"service/containment",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Stop everything the service started with it"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "The service and its MCP servers run as one group, so none is "
+                                "left behind when it stops."),
+              Kind::Check},
+         }},
+        {QT_TRANSLATE_NOOP("SettingsDialog", "Recovery"),
+         {
+             {"recovery/windowMs", QT_TRANSLATE_NOOP("SettingsDialog", "Wait for a busy service"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "How long the service may leave health checks unanswered before "
+                                "Tether replaces it."),
+              Kind::Seconds},
+             {"recovery/burst", QT_TRANSLATE_NOOP("SettingsDialog", "Restarts before giving up"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "After this many failed starts within the time below, Tether "
+                                "stops trying and tells you."),
+              Kind::Whole},
+             {"recovery/burstWindowMs", QT_TRANSLATE_NOOP("SettingsDialog", "Counted within"),
+              QT_TRANSLATE_NOOP("SettingsDialog", "The time over which failed starts add up."),
+              Kind::Seconds},
+             {"recovery/backoffInitialMs",
+              QT_TRANSLATE_NOOP("SettingsDialog", "First restart after"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "The pause before the first restart; each further one waits twice "
+                                "as long."),
+              Kind::Seconds},
+             {"recovery/backoffMaxMs", QT_TRANSLATE_NOOP("SettingsDialog", "Longest pause"),
+              QT_TRANSLATE_NOOP("SettingsDialog", "Restarts never wait longer than this."),
+              Kind::Seconds},
+             {"recovery/stableResetMs",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Forget failures after running"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Once the service has run this long without trouble, earlier "
+                                "failures no longer count."),
+              Kind::Seconds},
+             {"recovery/graceMs", QT_TRANSLATE_NOOP("SettingsDialog", "Time to stop cleanly"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "How long the service may take to stop before Tether ends it."),
+              Kind::Seconds},
+             {"recovery/autoReplaceOnVersionChange",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Restart when a new version is installed"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Otherwise Tether shows that versions differ and you restart when "
+                                "it suits you."),
+              Kind::Check},
+         }},
+        {QT_TRANSLATE_NOOP("SettingsDialog", "Health checks"),
+         {
+             {"probe/intervalMs", QT_TRANSLATE_NOOP("SettingsDialog", "Check every"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "How often Tether asks the service whether it is alive."),
+              Kind::Seconds},
+             {"probe/timeoutMs", QT_TRANSLATE_NOOP("SettingsDialog", "Answer expected within"),
+              QT_TRANSLATE_NOOP("SettingsDialog", "A check not answered in this time is missed."),
+              Kind::Seconds},
+             {"probe/startupDeadlineMs", QT_TRANSLATE_NOOP("SettingsDialog", "Time to start"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "How long a starting service may take to answer its first "
+                                "check."),
+              Kind::Seconds},
+         }},
+        {QT_TRANSLATE_NOOP("SettingsDialog", "MCP servers"),
+         {
+             {"mcp/memoryWarnMiB", QT_TRANSLATE_NOOP("SettingsDialog", "Memory warning above"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Tether tells you when one MCP server uses more memory than this."),
+              Kind::Whole, " MiB"},
+             {"mcp/cpuBusyMinutes", QT_TRANSLATE_NOOP("SettingsDialog", "Busy warning after"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Tether tells you when one MCP server keeps a processor busy this "
+                                "long."),
+              Kind::Whole, " min"},
+             {"orphans/whileRunning",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Servers left by a crashed service"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "What to do with MCP servers still running after the service "
+                                "crashed or was replaced."),
+              Kind::Choice},
+             {"orphans/graceMs", QT_TRANSLATE_NOOP("SettingsDialog", "Time for them to exit"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "How long a left-over MCP server may take to exit before Tether "
+                                "ends it."),
+              Kind::Seconds},
+         }},
+        {QT_TRANSLATE_NOOP("SettingsDialog", "Startup"),
+         {
+             {"orphans/onLaunch",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Servers found when Tether starts"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "MCP servers an earlier service left running before Tether "
+                                "started."),
+              Kind::Choice},
+             {"app/notifications", QT_TRANSLATE_NOOP("SettingsDialog", "Show notifications"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "When the service stops unexpectedly, cannot be restarted or "
+                                "needs you."),
+              Kind::Check},
+             {"app/stopServiceOnQuit",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Stop the service when Tether quits"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Otherwise it keeps running and Tether finds it again next time."),
+              Kind::Check},
+         }},
+    };
+    return all;
 }
 
-QString joinArguments(const QStringList &args) {
-    QStringList quoted;
-    for (const QString &a : args)
-        quoted << (a.contains(QLatin1Char(' ')) || a.isEmpty()
-                       ? QLatin1Char('"') + a + QLatin1Char('"')
-                       : a);
-    return quoted.join(QLatin1Char(' '));
+// The words for a fixed choice's INI text; the INI text itself when there are none.
+QString choiceText(const QString &key, const QString &value) {
+    static const QMap<QString, const char *> profile = {
+        {QStringLiteral("auto"), QT_TRANSLATE_NOOP("SettingsDialog", "Automatic")},
+        {QStringLiteral("opencode1"), QT_TRANSLATE_NOOP("SettingsDialog", "opencode 1.x")},
+        {QStringLiteral("opencode2"), QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2.x")},
+        {QStringLiteral("custom"), QT_TRANSLATE_NOOP("SettingsDialog", "Another program")},
+        {QStringLiteral("demo"), QT_TRANSLATE_NOOP("SettingsDialog", "Tether's demo service")},
+    };
+    static const QMap<QString, const char *> orphans = {
+        {QStringLiteral("ask"), QT_TRANSLATE_NOOP("SettingsDialog", "Ask me")},
+        {QStringLiteral("clean"), QT_TRANSLATE_NOOP("SettingsDialog", "End them")},
+        {QStringLiteral("ignore"), QT_TRANSLATE_NOOP("SettingsDialog", "Leave them running")},
+    };
+    const auto &names = key == QLatin1String("service/profile") ? profile : orphans;
+    const char *text = names.value(value, nullptr);
+    return text ? QCoreApplication::translate("SettingsDialog", text) : value;
+}
+
+// Seconds, shown as a person writes them ("5 s", "0.5 s"), kept to the millisecond so a value
+// from the INI file is never rounded away.
+class SecondsBox : public QDoubleSpinBox {
+public:
+    SecondsBox() {
+        setDecimals(3);
+        setSuffix(QStringLiteral(" s"));
+    }
+    QString textFromValue(double value) const override {
+        QString t = locale().toString(value, 'f', decimals());
+        const QChar point = locale().decimalPoint().front();
+        if (t.contains(point)) {
+            while (t.endsWith(QLatin1Char('0')))
+                t.chop(1);
+            if (t.endsWith(point)) t.chop(1);
+        }
+        return t;
+    }
+};
+
+QLabel *helpLabel(const QString &text) {
+    auto *help = new QLabel(text);
+    help->setWordWrap(true);
+    help->setForegroundRole(QPalette::PlaceholderText);
+    QFont small = help->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    help->setFont(small);
+    help->setContentsMargins(0, 0, 0, 6);
+    return help;
 }
 
 } // namespace
@@ -61,49 +250,137 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
     , path_(std::move(path))
     , hooks_(std::move(hooks)) {
     setWindowTitle(tr("Tether settings"));
+    setWindowIcon(appIcon());
     if (!hooks_.confirm)
         hooks_.confirm = [this](const QString &q) {
             return QMessageBox::question(this, windowTitle(), q) == QMessageBox::Yes;
         };
-    auto *layout = new QVBoxLayout(this);
-    auto *tabs = new QTabWidget;
     const QMap<QString, QVariant> values = settingsToValues(current);
-    for (const auto &[group, title] : kGroups) {
-        auto *page = new QWidget;
-        auto *form = new QFormLayout(page);
-        for (auto it = values.begin(); it != values.end(); ++it) {
-            const QString &key = it.key();
-            if (key.section(QLatin1Char('/'), 0, 0) != group) continue;
+
+    // A list of pages rather than tabs: five tabs do not fit a narrow dialog at 2x.
+    auto *list = new QListWidget;
+    auto *stack = new QStackedWidget;
+    for (const Page &page : pages()) {
+        auto *form = new QFormLayout;
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+        form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow); // numbers keep their size
+        for (const Row &row : page.rows) {
+            const QString key = QLatin1String(row.key);
+            const QVariant value = values.value(key);
+            const QString label = tr(row.label);
+            const std::optional<SettingRange> range = settingRange(key);
             QWidget *w = nullptr;
-            if (const QStringList choices = settingChoices(key); !choices.isEmpty()) {
+            switch (row.kind) {
+            case Kind::Choice: {
                 auto *combo = new QComboBox;
-                combo->addItems(choices);
-                combo->setCurrentText(it.value().toString());
-                connect(combo, &QComboBox::currentTextChanged, this, &SettingsDialog::validate);
+                // Its longest choice must not widen the page past a narrow dialog: it elides.
+                combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+                combo->setMinimumContentsLength(14);
+                combo->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+                for (const QString &choice : settingChoices(key))
+                    combo->addItem(choiceText(key, choice), choice);
+                combo->setCurrentIndex(std::max(0, combo->findData(value.toString())));
+                connect(combo, &QComboBox::currentIndexChanged, this, &SettingsDialog::validate);
                 w = combo;
-            } else if (it.value().typeId() == QMetaType::Bool) {
-                auto *box = new QCheckBox;
-                box->setChecked(it.value().toBool());
+                break;
+            }
+            case Kind::Check: {
+                auto *box = new QCheckBox(label);
+                box->setChecked(value.toBool());
                 connect(box, &QCheckBox::toggled, this, &SettingsDialog::validate);
                 w = box;
-            } else {
-                auto *edit = new QLineEdit(it.value().typeId() == QMetaType::QStringList
-                                               ? joinArguments(it.value().toStringList())
-                                               : it.value().toString());
+                break;
+            }
+            case Kind::Whole: {
+                auto *spin = new QSpinBox;
+                // QSpinBox holds an int; every whole-number setting's range fits one.
+                spin->setRange(int(range->min), int(range->max));
+                spin->setValue(int(value.toLongLong()));
+                spin->setSuffix(QString::fromLatin1(row.suffix));
+                connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::validate);
+                w = spin;
+                break;
+            }
+            case Kind::Seconds: {
+                auto *spin = new SecondsBox;
+                spin->setRange(double(range->min) / 1000.0, double(range->max) / 1000.0);
+                spin->setValue(double(value.toLongLong()) / 1000.0);
+                spin->setSingleStep(range->min < 1000 && value.toLongLong() < 2000 ? 0.1 : 1.0);
+                connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsDialog::validate);
+                w = spin;
+                break;
+            }
+            case Kind::Text:
+            case Kind::Arguments: {
+                auto *edit = new QLineEdit(row.kind == Kind::Arguments
+                                               ? joinArgumentList(value.toStringList())
+                                               : value.toString());
+                edit->setPlaceholderText(tr(row.placeholder));
                 connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
                 w = edit;
+                break;
+            }
             }
             w->setObjectName(key);
-            w->setToolTip(QStringLiteral("[%1] %2").arg(group, key.section(QLatin1Char('/'), 1)));
-            form->addRow(labelFor(key), w);
+            // The file's name for it, for those who also edit tether.ini by hand.
+            w->setToolTip(
+                tr("In tether.ini: [%1] %2")
+                    .arg(key.section(QLatin1Char('/'), 0, 0), key.section(QLatin1Char('/'), 1)));
+            if (row.kind == Kind::Check)
+                form->addRow(w);
+            else
+                form->addRow(label + QLatin1Char(':'), w);
+            form->addRow(helpLabel(tr(row.help)));
             fields_.insert(key, w);
+            labels_.insert(key, label);
+            pageOf_.insert(key, tr(page.title));
         }
-        tabs->addTab(page, tr(title.toUtf8().constData()));
+        auto *content = new QWidget;
+        auto *column = new QVBoxLayout(content);
+        column->addLayout(form);
+        column->addStretch();
+        auto *scroll = new QScrollArea;
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        scroll->setWidget(content);
+        stack->addWidget(scroll);
+        list->addItem(tr(page.title));
     }
-    layout->addWidget(tabs);
+    // Numbers in one column of one width, whatever their range.
+    int widest = 0;
+    for (QWidget *w : std::as_const(fields_))
+        if (qobject_cast<QAbstractSpinBox *>(w)) widest = std::max(widest, w->sizeHint().width());
+    for (QWidget *w : std::as_const(fields_))
+        if (qobject_cast<QAbstractSpinBox *>(w)) w->setMinimumWidth(widest);
 
+    // Fields that only one kind of service reads are greyed out for the others (kept, not lost).
+    auto *profile = qobject_cast<QComboBox *>(fields_.value(QStringLiteral("service/profile")));
+    const auto followProfile = [this, profile] {
+        const QString p = profile->currentData().toString();
+        fields_.value(QStringLiteral("service/healthPath"))
+            ->setEnabled(p == QLatin1String("custom"));
+        fields_.value(QStringLiteral("service/stateDir"))
+            ->setEnabled(p == QLatin1String("auto") || p == QLatin1String("opencode2"));
+    };
+    connect(profile, &QComboBox::currentIndexChanged, this, followProfile);
+    followProfile();
+
+    list->setSpacing(3);
+    list->setCurrentRow(0);
+    list->setMaximumWidth(list->sizeHintForColumn(0) + 2 * list->frameWidth() + 16);
+    connect(list, &QListWidget::currentRowChanged, stack, &QStackedWidget::setCurrentIndex);
+    pageList_ = list;
+
+    auto *pagesRow = new QHBoxLayout;
+    pagesRow->addWidget(list);
+    pagesRow->addWidget(stack, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(pagesRow, 1);
     warnings_ = new QLabel;
     warnings_->setWordWrap(true);
+    warnings_->setTextFormat(Qt::RichText);
     warnings_->setStyleSheet(QStringLiteral("color: #c62828"));
     layout->addWidget(warnings_);
 
@@ -115,20 +392,30 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     validate();
+
+    // Fits a 1280x800 screen at 2x (640x400 device-independent pixels); pages scroll within.
+    QSize size(560, 440);
+    if (const QScreen *s = screen()) size = size.boundedTo(s->availableSize() - QSize(24, 48));
+    resize(size);
 }
 
 QMap<QString, QVariant> SettingsDialog::values() const {
     QMap<QString, QVariant> out;
     for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+        QVariant v;
         if (auto *combo = qobject_cast<QComboBox *>(it.value()))
-            out.insert(it.key(), combo->currentText());
+            v = combo->currentData();
         else if (auto *box = qobject_cast<QCheckBox *>(it.value()))
-            out.insert(it.key(),
-                       box->isChecked() ? QStringLiteral("true") : QStringLiteral("false"));
+            v = box->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+        else if (auto *seconds = qobject_cast<QDoubleSpinBox *>(it.value()))
+            v = qint64(std::llround(seconds->value() * 1000.0));
+        else if (auto *spin = qobject_cast<QSpinBox *>(it.value()))
+            v = qint64(spin->value());
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value()))
             // service/arguments too: settingsFromValues reads the text with the INI file's
             // own parser (settings/argument_list.h), quotes and all.
-            out.insert(it.key(), QVariant(edit->text()));
+            v = QVariant(edit->text());
+        out.insert(it.key(), v);
     }
     return out;
 }
@@ -137,16 +424,42 @@ QStringList SettingsDialog::warnings() const {
     return settingsFromValues(values()).warnings;
 }
 
+QStringList SettingsDialog::problems() const {
+    QStringList out;
+    for (const SettingProblem &p : settingsFromValues(values()).problems) {
+        QStringList names;
+        for (const QString &key : p.keys)
+            names << QStringLiteral("“%1”").arg(labels_.value(key, key));
+        out << tr("%1 (%2): %3.")
+                   .arg(names.join(tr(" and ")), pageOf_.value(p.keys.value(0)), p.why);
+    }
+    return out;
+}
+
+QString SettingsDialog::label(const QString &key) const {
+    return labels_.value(key);
+}
+
+QStringList SettingsDialog::pageTitles() const {
+    QStringList out;
+    for (int i = 0; i < pageList_->count(); ++i)
+        out << pageList_->item(i)->text();
+    return out;
+}
+
 void SettingsDialog::validate() {
-    const QStringList found = warnings();
-    warnings_->setText(found.join(QLatin1Char('\n')));
+    const LoadedSettings loaded = settingsFromValues(values());
+    const QStringList found = problems();
+    QStringList escaped;
+    for (const QString &line : found)
+        escaped << line.toHtmlEscaped();
+    warnings_->setText(escaped.join(QStringLiteral("<br>")));
     warnings_->setVisible(!found.isEmpty());
     save_->setEnabled(found.isEmpty());
     for (auto it = fields_.begin(); it != fields_.end(); ++it) {
-        const bool bad = std::any_of(found.begin(), found.end(), [&](const QString &w) {
-            return w.contains(QStringLiteral("setting %1=").arg(it.key())) ||
-                   w.contains(QStringLiteral("setting %1 ").arg(it.key()));
-        });
+        const bool bad =
+            std::any_of(loaded.problems.begin(), loaded.problems.end(),
+                        [&](const SettingProblem &p) { return p.keys.contains(it.key()); });
         it.value()->setStyleSheet(bad ? QStringLiteral("border: 1px solid #c62828") : QString());
     }
 }
@@ -164,7 +477,7 @@ bool SettingsDialog::trySave() {
         return false;
     QString error;
     if (!saveSettings(path_, loaded.settings, &error)) {
-        warnings_->setText(error);
+        warnings_->setText(error.toHtmlEscaped());
         warnings_->setVisible(true);
         return false;
     }

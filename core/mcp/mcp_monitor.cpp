@@ -1,5 +1,6 @@
 #include "mcp/mcp_monitor.h"
 
+#include "policy/notice.h"
 #include "settings/storage.h"
 
 #include <QDateTime>
@@ -182,12 +183,10 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
     if (policy::newlyFlagged(before, w.history)) {
         // Only a person restarts it: a leaking tool may be mid-call on something they care about.
         const QString message =
-            QStringLiteral("MCP server %1 (pid %2): %3. Restart this MCP server "
-                           "from the tray menu when it suits you.")
-                .arg(row.name)
-                .arg(tree.rootPid)
-                .arg(row.flagReason);
-        emit logLine(QStringLiteral("mcp resources: ") + message);
+            QStringLiteral("%1: %2. Restart it from the tray menu (MCP servers) when it suits "
+                           "you.")
+                .arg(row.name, row.flagReason);
+        emit logLine(QStringLiteral("mcp resources: pid %1 ").arg(tree.rootPid) + message);
         emit sup_->notice(policy::NoticeKind::McpResources, message);
     }
     next.insert(tree.rootPid, w);
@@ -310,8 +309,10 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
                 publishOrphans(outcome->result.scan.orphans);
                 if (!outcome->result.scan.orphans.empty())
                     emit sup_->notice(policy::NoticeKind::OrphansFound,
-                                      QStringLiteral("The service left %1 MCP process(es) running.")
-                                          .arg(outcome->result.scan.orphans.size()));
+                                      QStringLiteral("The service left %1 running.")
+                                          .arg(QString::fromStdString(policy::countOf(
+                                              qint64(outcome->result.scan.orphans.size()),
+                                              "MCP process", "MCP processes"))));
             }
             done();
         });
@@ -366,10 +367,10 @@ void McpMonitor::scanOnLaunch() {
         return;
     }
     publishOrphans(r.orphans);
-    emit sup_->notice(
-        policy::NoticeKind::OrphansFound,
-        QStringLiteral("%1 orphaned MCP process(es) from an earlier run are still running.")
-            .arg(r.orphans.size()));
+    emit sup_->notice(policy::NoticeKind::OrphansFound,
+                      QStringLiteral("%1 from an earlier run still running.")
+                          .arg(QString::fromStdString(policy::countOf(
+                              qint64(r.orphans.size()), "MCP process is", "MCP processes are"))));
 }
 
 namespace {
@@ -452,6 +453,10 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
                     ++out.unknown;
                     break;
                 }
+                if (r.outcome == os::TerminateOutcome::Refused ||
+                    r.outcome == os::TerminateOutcome::Unknown)
+                    out.notEnded << (r.detail.empty() ? QString::fromLatin1(os::toString(r.outcome))
+                                                      : QString::fromStdString(r.detail));
                 out.lines << describeSweep(r);
             }
             // Listed, never killed without a person's yes: say so, and how to give it.

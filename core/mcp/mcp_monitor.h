@@ -27,7 +27,8 @@ public:
 
     struct CleanupSummary {
         int killed = 0, exitedOnTerm = 0, alreadyGone = 0, refused = 0, unknown = 0;
-        QStringList lines; // one per process: "pid 123 (name): killed"
+        QStringList lines;    // one per process: "pid 123 (name): killed"
+        QStringList notEnded; // why each refused or surviving process was not ended
         QList<OrphanStatus> found;
     };
     // `tether cleanup`, the orphan dialog, the launch clean: the scan and the sweep run on a

@@ -72,12 +72,19 @@ os::Pid servicePortOwner(const os::Identity &root, const PortFacts &facts,
     return root.pid;
 }
 
+TimingsConflict timingsConflict(const Timings &t) {
+    if (t.probeTimeoutMs >= t.windowMs) return TimingsConflict::TimeoutNotBelowWindow;
+    if (t.probeIntervalMs > t.windowMs) return TimingsConflict::IntervalAboveWindow;
+    return TimingsConflict::None;
+}
+
 std::string timingsProblem(const Timings &t) {
-    if (t.probeTimeoutMs >= t.windowMs)
+    const TimingsConflict c = timingsConflict(t);
+    if (c == TimingsConflict::TimeoutNotBelowWindow)
         return "[probe] timeoutMs (" + std::to_string(t.probeTimeoutMs) +
                ") must be below [recovery] windowMs (" + std::to_string(t.windowMs) +
                "): a single missed probe would spend the whole recovery window";
-    if (t.probeIntervalMs > t.windowMs)
+    if (c == TimingsConflict::IntervalAboveWindow)
         return "[probe] intervalMs (" + std::to_string(t.probeIntervalMs) +
                ") must not exceed [recovery] windowMs (" + std::to_string(t.windowMs) +
                "): a single missed probe would spend the whole recovery window";
@@ -284,7 +291,9 @@ private:
     bool leaving() const { return s_.quitting && !s_.leaveRunningOnQuit; }
     bool mayStart() const { return s_.want == Want::Running && !leaving(); }
 
-    void fail(const std::string &message, std::optional<NoticeKind> kind = std::nullopt);
+    // noticeText: what the notification says, when the log's message is not for a person.
+    void fail(const std::string &message, std::optional<NoticeKind> kind = std::nullopt,
+              const std::string &noticeText = {});
     void goIdle(const std::string &reason);
     void beginStart();
     void decideLaunch(const PortFacts &port);
@@ -322,7 +331,8 @@ void Machine::forget() {
     s_.startupDeadline.reset();
 }
 
-void Machine::fail(const std::string &message, std::optional<NoticeKind> kind) {
+void Machine::fail(const std::string &message, std::optional<NoticeKind> kind,
+                   const std::string &noticeText) {
     forget();
     s_.exitPending.clear();
     cancelAllTimers();
@@ -330,7 +340,7 @@ void Machine::fail(const std::string &message, std::optional<NoticeKind> kind) {
     s_.failure = message;
     s_.lastError = message;
     s_.reason = message;
-    if (kind) notify(*kind, message);
+    if (kind) notify(*kind, noticeText.empty() ? message : noticeText);
 }
 
 void Machine::goIdle(const std::string &reason) {
@@ -391,7 +401,7 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
         case Liveness::Different:
             log("registration names " + pidText(r.id.pid) +
                 ", which is gone or now another program: not signalled, registration dropped");
-            notify(NoticeKind::Stale, "Dropped a stale registration (" + pidText(r.id.pid) + ").");
+            notify(NoticeKind::Stale, "The process it named is gone; nothing was stopped.");
             emit(DropRegistration{});
             break;
         case Liveness::Alive: {
@@ -441,7 +451,7 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
             log("registered " + pidText(r.id.pid) + " does not listen on port " +
                 std::to_string(r.port) + ": not the service; not signalled, registration dropped");
             notify(NoticeKind::Stale,
-                   "Dropped a stale registration (" + pidText(r.id.pid) + " is not the service).");
+                   "The process it named is not the service; nothing was stopped.");
             emit(DropRegistration{});
             break;
         }
@@ -497,8 +507,8 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         log("service.json names " + pidText(m.process.pid) +
             ", which is gone or a process started after the registration: not signalled, "
             "registration removed as stale");
-        notify(NoticeKind::Stale,
-               "Removed a stale opencode registration (" + pidText(m.process.pid) + ").");
+        notify(NoticeKind::Stale, "opencode's service.json named a process that is gone; nothing "
+                                  "was stopped.");
         emit(DropRegistration{false, m.id});
         break;
     case V::PortHeld:
@@ -518,8 +528,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         // The owner died and nobody took over: a crash after all. Clean what it left first.
         const std::string why = s_.exitPending;
         s_.exitPending.clear();
-        if (s_.want == Want::Running && !s_.quitting)
-            notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + why);
+        if (s_.want == Want::Running && !s_.quitting) notify(NoticeKind::Crashed, crashText(why));
         s_.stopCause = StopCause::Crash;
         s_.reason = why;
         runPlan(false, s_.svc->exitWitnessed);
@@ -541,7 +550,9 @@ void Machine::decideLaunch(const PortFacts &port) {
                 owners +=
                     (owners.empty() ? "" : ", ") + (l.owner.empty() ? pidText(l.pid) : l.owner);
         fail("port " + p + " is held by " + owners + "; stop that program or change [service] port",
-             NoticeKind::PortHeld);
+             NoticeKind::PortHeld,
+             "Port " + p + " is used by " + owners +
+                 ". Stop that program, or choose another port in Settings.");
         return;
     }
     case PortHolder::Invisible:
@@ -731,13 +742,12 @@ void Machine::on(const ProbeAnswered &a) {
         if (!s_.stableSince) s_.stableSince = now_;
         if (s_.noticeOnHealthy) {
             s_.noticeOnHealthy = false;
-            notify(NoticeKind::Restarted,
-                   "The service was restarted and is healthy (" + pidText(s_.svc->id.pid) + ").");
+            notify(NoticeKind::Restarted, "It was restarted and answers again.");
         }
     } else if (!s_.responding) {
         s_.responding = true;
         s_.reason = answered;
-        notify(NoticeKind::Recovered, "The service answers again after a pause.");
+        notify(NoticeKind::Recovered, "It answers again after a pause.");
     }
     // A busy spell is not a failure: the stable clock runs on (it started at the first answer).
     if (s_.stableSince) s_.budget = onHealthy(s_.budget, *s_.stableSince, now_, timings());
@@ -1036,7 +1046,11 @@ void Machine::scheduleRestart(const std::string &reason) {
         fail("gave up after " + std::to_string(s_.budget.failures.size()) +
                  " crashes or failed starts within " +
                  std::to_string(timings().burstWindowMs / 1000) + " s; last: " + reason,
-             NoticeKind::GaveUp);
+             NoticeKind::GaveUp,
+             crashText(reason) + " It failed " +
+                 countOf((long long)s_.budget.failures.size(), "time", "times") + " within " +
+                 durationWords(timings().burstWindowMs) +
+                 ". Start it from the tray menu once the cause is fixed.");
         return;
     }
     s_.noticeOnHealthy = true;
@@ -1076,8 +1090,7 @@ void Machine::on(const Exited &e) {
         emit(GatherStartupFacts{s_.config.port});
         return;
     }
-    if (mayStart() && !s_.quitting)
-        notify(NoticeKind::Crashed, "The service stopped unexpectedly: " + e.why);
+    if (mayStart() && !s_.quitting) notify(NoticeKind::Crashed, crashText(e.why));
     s_.stopCause = StopCause::Crash;
     s_.reason = e.why;
     cancelTimer(Timer::Probe);

@@ -77,8 +77,14 @@ struct SupervisionConfig {
     Ms orphanGraceMs = 500;           // [orphans] graceMs: TERM -> KILL for what a service left
 };
 
-// Settings that make one missed probe fatal (DESIGN rule 1 needs several probes per window):
-// the offending key and why, or empty when the timings are consistent.
+// Settings that make one missed probe fatal (DESIGN rule 1 needs several probes per window).
+enum class TimingsConflict {
+    None,
+    TimeoutNotBelowWindow, // probe timeout >= recovery window
+    IntervalAboveWindow,   // probe interval > recovery window
+};
+TimingsConflict timingsConflict(const Timings &t);
+// The same for the log: the offending key and why, or empty when the timings are consistent.
 std::string timingsProblem(const Timings &t);
 
 // ---- State ------------------------------------------------------------------------------------

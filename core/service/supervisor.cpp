@@ -275,8 +275,11 @@ void Supervisor::recordInterruption() {
     out.summary = q(policy::describeInterruption(cut));
     status_.lastInterrupted = out;
     emit logLine(out.summary);
+    std::vector<std::string> tools;
+    for (const policy::RunningTool &t : cut.tools)
+        tools.push_back(t.tool);
     emit notice(policy::NoticeKind::Interrupted,
-                QStringLiteral("The service's work was cut short: %1").arg(out.summary));
+                q(policy::interruptedText(tools, (long long)cut.sessions.size())));
 }
 
 void Supervisor::feed(const policy::Event &e) {

@@ -19,6 +19,7 @@ struct Field {
     std::function<bool(Settings &, const QVariant &, QString *why)> read;
     std::function<QVariant(const Settings &)> write;
     QStringList choices = {}; // the valid texts of a fixed choice, default first
+    std::optional<SettingRange> range = {};
 };
 
 bool toInt64(const QVariant &v, qint64 *out) {
@@ -44,7 +45,9 @@ Field integer(const char *key, qint64 min, qint64 max, std::function<void(Settin
                      set(s, n);
                      return true;
                  },
-                 [=](const Settings &s) { return QVariant(get(s)); }};
+                 [=](const Settings &s) { return QVariant(get(s)); },
+                 {},
+                 SettingRange{min, max}};
 }
 
 Field boolean(const char *key, bool Settings::*member) {
@@ -202,15 +205,33 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
         if (it == values.end()) continue;
         Settings candidate = out.settings;
         QString why;
-        if (f.read(candidate, it.value(), &why))
+        if (f.read(candidate, it.value(), &why)) {
             out.settings = candidate;
-        else
+        } else {
             out.warnings << QStringLiteral("setting %1=%2 ignored (%3); using the default")
                                 .arg(QLatin1String(f.key), it.value().toString().left(80), why);
+            out.problems << SettingProblem{{QLatin1String(f.key)}, why};
+        }
     }
     // Each value may be in range and the three still make one missed probe fatal (DESIGN rule
     // 1 needs several probes per window): then all three go back to their defaults.
     const std::string problem = policy::timingsProblem(out.settings.timings);
+    switch (policy::timingsConflict(out.settings.timings)) {
+    case policy::TimingsConflict::TimeoutNotBelowWindow:
+        out.problems << SettingProblem{
+            {QStringLiteral("recovery/windowMs"), QStringLiteral("probe/timeoutMs")},
+            QStringLiteral("the wait must be longer than the time a health check may take, or "
+                           "one slow answer would use it all up")};
+        break;
+    case policy::TimingsConflict::IntervalAboveWindow:
+        out.problems << SettingProblem{
+            {QStringLiteral("recovery/windowMs"), QStringLiteral("probe/intervalMs")},
+            QStringLiteral("the wait must not be shorter than the time between health checks, "
+                           "or one missed check would use it all up")};
+        break;
+    case policy::TimingsConflict::None:
+        break;
+    }
     if (!problem.empty()) {
         const policy::Timings defaults;
         out.settings.timings.probeIntervalMs = defaults.probeIntervalMs;
@@ -223,6 +244,9 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
     if (out.settings.timings.backoffMaxMs < out.settings.timings.backoffInitialMs) {
         out.warnings << QStringLiteral("setting recovery/backoffMaxMs is below "
                                        "recovery/backoffInitialMs; using backoffInitialMs");
+        out.problems << SettingProblem{
+            {QStringLiteral("recovery/backoffMaxMs"), QStringLiteral("recovery/backoffInitialMs")},
+            QStringLiteral("the longest wait cannot be shorter than the first one")};
         out.settings.timings.backoffMaxMs = out.settings.timings.backoffInitialMs;
     }
     return out;
@@ -239,6 +263,12 @@ QStringList settingChoices(const QString &key) {
     for (const Field &f : fields())
         if (key == QLatin1String(f.key)) return f.choices;
     return {};
+}
+
+std::optional<SettingRange> settingRange(const QString &key) {
+    for (const Field &f : fields())
+        if (key == QLatin1String(f.key)) return f.range;
+    return std::nullopt;
 }
 
 QString profileName(const std::optional<policy::Dialect> &profile) {

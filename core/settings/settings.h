@@ -40,9 +40,23 @@ struct Settings {
     int cpuBusyMinutes = 10;
 };
 
+// A rejected value, for a person: which settings ("group/key", the one to change first) and
+// why, in words that name no key ("must be between 1 and 65535"); the form shows the labels.
+struct SettingProblem {
+    QStringList keys;
+    QString why;
+};
+
 struct LoadedSettings {
     Settings settings;
-    QStringList warnings; // one per rejected value, naming the key
+    QStringList warnings;           // one per rejected value, naming the key (for the log)
+    QList<SettingProblem> problems; // the same, one each, for a person
+};
+
+// The valid range of a whole-number setting, in its stored unit (milliseconds for "...Ms").
+struct SettingRange {
+    qint64 min = 0;
+    qint64 max = 0;
 };
 
 // Pure: from "group/key" -> value (as QSettings gives them) to validated settings.
@@ -51,6 +65,8 @@ QMap<QString, QVariant> settingsToValues(const Settings &s);
 // The valid texts of a setting with fixed choices ("service/profile", "orphans/onLaunch", ...),
 // default first; empty for any other key.
 QStringList settingChoices(const QString &key);
+// The range settingsFromValues enforces; empty for a setting that is not a whole number.
+std::optional<SettingRange> settingRange(const QString &key);
 
 // [service] profile as written in the INI file: "auto" for none, else policy::toString.
 QString profileName(const std::optional<policy::Dialect> &profile);

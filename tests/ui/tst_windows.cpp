@@ -1,11 +1,9 @@
 // The windows render what the model holds: the status window with data (and a timeline that
-// is not blank), the orphan dialog's defaults, and a settings dialog that refuses invalid values.
+// is not blank). The orphan and settings dialogs are tst_dialogs'.
 #include "service/health_history.h"
 #include "tray/tray_icons.h"
 #include "ui/format.h"
 #include "ui/health_timeline.h"
-#include "ui/orphan_dialog.h"
-#include "ui/settings_dialog.h"
 #include "ui/status_window.h"
 
 #include <QApplication>
@@ -332,115 +330,6 @@ private slots:
         blank.resize(600, 140);
         const QImage none = blank.grab().toImage();
         QCOMPARE(pixelsNear(none, stateColor(State::Healthy, t.palette())), 0);
-    }
-
-    void orphanDialogChecksCertainOnesOnly() {
-        ui::OrphanDialog d;
-        d.setOrphans(
-            {{101,
-              {QStringLiteral("/usr/bin/node"), QStringLiteral("a.js")},
-              QStringLiteral("ledger"),
-              65000,
-              2048},
-             {102, {QStringLiteral("/usr/bin/npx")}, QStringLiteral("possible"), 1000, 100},
-             {103, {QStringLiteral("/usr/bin/uvx")}, QStringLiteral("job"), 1000, 100}});
-        QCOMPARE(d.checkedPids(), (QList<qint64>{101, 103}));
-        auto *list = d.findChild<QTreeWidget *>();
-        QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("node"));
-        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("1 min"));
-        QCOMPARE(list->topLevelItem(1)->text(4), QStringLiteral("possible orphan"));
-        list->topLevelItem(1)->setCheckState(0, Qt::Checked);
-        list->topLevelItem(0)->setCheckState(0, Qt::Unchecked);
-        // A refresh from the model keeps a person's choices; a gone process drops out.
-        d.setOrphans(
-            {{101, {QStringLiteral("/usr/bin/node")}, QStringLiteral("ledger"), 66000, 2048},
-             {102, {QStringLiteral("/usr/bin/npx")}, QStringLiteral("possible"), 2000, 100}});
-        QCOMPARE(d.checkedPids(), (QList<qint64>{102}));
-        QSignalSpy spy(&d, &ui::OrphanDialog::cleanupRequested);
-        for (QPushButton *b : d.findChildren<QPushButton *>())
-            if (b->text() == QLatin1String("Clean up")) b->click();
-        QCOMPARE(spy.size(), 1);
-        QCOMPARE(spy.first().first().value<QList<qint64>>(), (QList<qint64>{102}));
-    }
-
-    void settingsDialogRefusesInvalidValues() {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("tether.ini"));
-        int applied = 0;
-        ui::SettingsDialog::Hooks hooks;
-        hooks.apply = [&](const Settings &) { ++applied; };
-        ui::SettingsDialog d(Settings{}, path, hooks);
-        // Every setting has a field.
-        for (const QString &key : settingsToValues(Settings{}).keys())
-            QVERIFY2(d.field(key), qPrintable(key));
-        QVERIFY(d.warnings().isEmpty());
-
-        auto *port = qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/port")));
-        port->setText(QStringLiteral("70000"));
-        QVERIFY(!d.warnings().isEmpty());
-        QVERIFY(d.warnings().first().contains(QStringLiteral("service/port")));
-        auto *save = d.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
-        QVERIFY(!save->isEnabled());
-        QVERIFY(!d.trySave());
-        QVERIFY(!QFile::exists(path));
-        QCOMPARE(applied, 0);
-
-        port->setText(QStringLiteral("4100"));
-        qobject_cast<QLineEdit *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
-            ->setText(QStringLiteral("10"));
-        QVERIFY(!d.trySave()); // below backoffInitialMs: the cross-field rule refuses too
-        qobject_cast<QLineEdit *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
-            ->setText(QStringLiteral("abc"));
-        QVERIFY(!d.trySave());
-        qobject_cast<QLineEdit *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
-            ->setText(QStringLiteral("20000"));
-        qobject_cast<QComboBox *>(d.field(QStringLiteral("orphans/onLaunch")))
-            ->setCurrentText(QStringLiteral("clean"));
-        qobject_cast<QCheckBox *>(d.field(QStringLiteral("app/notifications")))->setChecked(false);
-        qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/arguments")))
-            ->setText(QStringLiteral("--busy-after 100 \"--label=a b\""));
-        QVERIFY(save->isEnabled());
-        QVERIFY(d.trySave());
-        QCOMPARE(applied, 1);
-
-        const LoadedSettings back = loadSettings(path);
-        QVERIFY(back.warnings.isEmpty());
-        QCOMPARE(back.settings.port, 4100);
-        QCOMPARE(back.settings.timings.backoffMaxMs, 20000);
-        QCOMPARE(back.settings.orphansOnLaunch, policy::OrphanMode::Clean);
-        QCOMPARE(back.settings.notifications, false);
-        QCOMPARE(back.settings.arguments,
-                 (QStringList{QStringLiteral("--busy-after"), QStringLiteral("100"),
-                              QStringLiteral("--label=a b")}));
-    }
-
-    void servicePortChangeNeedsConfirmation() {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("tether.ini"));
-        int asked = 0, applied = 0;
-        bool answer = false;
-        ui::SettingsDialog::Hooks hooks;
-        hooks.apply = [&](const Settings &) { ++applied; };
-        hooks.confirm = [&](const QString &) {
-            ++asked;
-            return answer;
-        };
-        hooks.serviceRunning = [] { return true; };
-        ui::SettingsDialog d(Settings{}, path, hooks);
-        qobject_cast<QLineEdit *>(d.field(QStringLiteral("probe/intervalMs")))
-            ->setText(QStringLiteral("1000"));
-        QVERIFY(d.trySave()); // a timing change needs no service restart
-        QCOMPARE(asked, 0);
-        qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/port")))
-            ->setText(QStringLiteral("4200"));
-        QVERIFY(!d.trySave()); // declined: nothing saved or applied
-        QCOMPARE(asked, 1);
-        QCOMPARE(applied, 1);
-        QCOMPARE(loadSettings(path).settings.port, 4096);
-        answer = true;
-        QVERIFY(d.trySave());
-        QCOMPARE(applied, 2);
-        QCOMPARE(loadSettings(path).settings.port, 4200);
     }
 };
 
