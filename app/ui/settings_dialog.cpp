@@ -16,7 +16,6 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
-#include <QProcess>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -312,9 +311,10 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
             }
             case Kind::Text:
             case Kind::Arguments: {
-                auto *edit = new QLineEdit(row.kind == Kind::Arguments
-                                               ? joinArgumentList(value.toStringList())
-                                               : value.toString());
+                auto *edit =
+                    new QLineEdit(row.kind == Kind::Arguments
+                                      ? joinArgumentList(argumentsFromSetting(value).arguments)
+                                      : value.toString());
                 edit->setPlaceholderText(tr(row.placeholder));
                 connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
                 w = edit;

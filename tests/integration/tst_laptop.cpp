@@ -536,8 +536,9 @@ private slots:
         QVERIFY(trend.value(QLatin1String("spanMs")).toInteger() > 0);
         QVERIFY(quint64(trend.value(QLatin1String("rssKiBBefore")).toInteger()) <
                 quint64(row.value(QLatin1String("rssKiB")).toInteger()));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            t.log().contains(QLatin1String("mcp resources: MCP server demo-1")), kLong);
+        QTRY_VERIFY_WITH_TIMEOUT(t.log().contains(QRegularExpression(
+                                     QStringLiteral("mcp resources: pid \\d+ demo-1: "))),
+                                 kLong);
         const auto firstId = os::identityOf(firstPid);
         QVERIFY(firstId);
         QVERIFY(os::alive(*firstId) == os::Liveness::Alive);
