@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QThread>
+#include <QTimer>
 #include <algorithm>
 #include <thread>
 
@@ -56,6 +57,10 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
         configFresh_ = false;
         cpu_.clear();
         watch_.clear();
+        lastServers_.clear();
+        exitWatches_.clear();
+        exited_.clear();
+        exitFallbackLogged_ = false;
     });
     connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
         if (p.healthy) refresh();
@@ -101,17 +106,17 @@ void McpMonitor::saveCommandCache() {
 
 // ---- While the service runs -----------------------------------------------------------------
 
-void McpMonitor::refresh() {
+void McpMonitor::refresh(bool now) {
     const Profile &profile = sup_->config().profile;
     const qint64 interval = sup_->config().settings.timings.probeIntervalMs;
     // On the probe cadence, never faster (start-up probing is quicker than that).
     // Monotonic: a wall clock set back an hour must not pause the refresh for an hour.
-    const qint64 now = sup_->config().clock();
+    const qint64 clock = sup_->config().clock();
     if (refreshing_ || sweeping_ || profile.mcpStatusPath.isEmpty() ||
-        (lastRefreshMs_ && now - lastRefreshMs_ < interval * 9 / 10))
+        (!now && lastRefreshMs_ && clock - lastRefreshMs_ < interval * 9 / 10))
         return;
     refreshing_ = true;
-    lastRefreshMs_ = now;
+    lastRefreshMs_ = clock;
     const quint64 generation = generation_;
     auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
         HttpCall call;
@@ -196,6 +201,7 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
     if (!service || sweeping_) return; // a sweep holds the ledger: the next refresh will do
+    if (&servers != &lastServers_) lastServers_ = servers;
 
     // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
     const std::vector<os::ProcessInfo> snap = os::snapshotTree(service->pid);
@@ -255,9 +261,64 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     }
     cpu_ = cpu;
     watch_ = watch; // children that are gone drop out
+    watchExits(trees);
     std::sort(rows.begin(), rows.end(),
               [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });
     sup_->setMcp(rows);
+}
+
+void McpMonitor::watchExits(const std::vector<McpProcessTree> &trees) {
+    std::map<os::Pid, ExitWatched> next;
+    int opened = 0;
+    for (const McpProcessTree &t : trees) {
+        if (t.rootPid == 0) continue;
+        const os::Identity id{t.rootPid, t.rootStartTime};
+        auto it = exitWatches_.find(id.pid);
+        if (it != exitWatches_.end() && it->second.notifier->identity() == id) {
+            next.emplace(id.pid, std::move(it->second));
+            continue;
+        }
+        std::string why;
+        std::unique_ptr<ExitNotifier> n = ExitNotifier::open(id, &why);
+        if (n) {
+            connect(n.get(), &ExitNotifier::exited, this, &McpMonitor::onMcpExited);
+            next.emplace(id.pid, ExitWatched{QString::fromStdString(t.name), std::move(n)});
+            ++opened;
+        } else if (os::alive(id) != os::Liveness::Gone && !exitFallbackLogged_) {
+            // Gone already: the next refresh drops it. Otherwise the kernel gives no watch here.
+            exitFallbackLogged_ = true;
+            emit logLine(QStringLiteral("no exit notification for MCP pid %1 (%2): MCP exits "
+                                        "show at the next refresh, every %3 ms")
+                             .arg(id.pid)
+                             .arg(QString::fromStdString(why))
+                             .arg(sup_->config().settings.timings.probeIntervalMs));
+        }
+    }
+    exitWatches_ = std::move(next); // processes no longer shown are no longer watched
+    if (opened > 0)
+        emit logLine(QStringLiteral("watching %1 new MCP process(es) for their exit (kernel "
+                                    "notification), %2 in all")
+                         .arg(opened)
+                         .arg(exitWatches_.size()));
+}
+
+void McpMonitor::onMcpExited(const os::Identity &id) {
+    const auto it = exitWatches_.find(id.pid);
+    exited_.emplace_back(it != exitWatches_.end() ? it->second.name : QString(), id);
+    if (exited_.size() > 1) return; // a re-publish is queued already
+    // Deferred: we are inside the notifier's signal, and a crash ends many at once.
+    QTimer::singleShot(0, this, [this] {
+        if (exited_.empty()) return; // a new service, or its death, came first
+        QStringList names;
+        for (const auto &[name, id] : exited_)
+            names << QStringLiteral("%1 (pid %2)").arg(name).arg(id.pid);
+        exited_.clear();
+        emit logLine(
+            QStringLiteral("MCP process exited: %1").arg(names.join(QStringLiteral(", "))));
+        // The rows from a fresh look at the tree now; the service's own status of them follows.
+        publishRows(lastServers_);
+        refresh(true);
+    });
 }
 
 // ---- When the service dies --------------------------------------------------------------------
@@ -266,6 +327,8 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
     const Settings &s = sup_->config().settings;
     ++generation_;
     refreshing_ = false;
+    exitWatches_.clear(); // the sweep below takes over what is left
+    exited_.clear();
     if (s.orphansWhileRunning == policy::OrphanMode::Ignore) {
         done();
         return;
