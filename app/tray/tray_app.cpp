@@ -62,10 +62,12 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
     connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice);
     connect(runtime_, &Runtime::showRequested, this, [this] { showStatusWindow(); });
-    // Uptime in the status line and tooltip moves even when the state does not.
+    // Uptime in the status line and tooltip moves even when the state does not. Every answered
+    // probe refreshes it already (statusChanged); the tick is for slow probe settings, and
+    // uptime is shown in minutes after the first one: a 5 s tick was 12 wake-ups a minute.
     auto *tick = new QTimer(this);
     connect(tick, &QTimer::timeout, this, &TrayApp::refresh);
-    tick->start(5000);
+    tick->start(60000);
     refresh();
 }
 

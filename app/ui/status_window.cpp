@@ -127,9 +127,9 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     root->addWidget(logBox, 1);
 
     // Uptime and the timeline move with time even when nothing else changes.
-    auto *tick = new QTimer(this);
-    connect(tick, &QTimer::timeout, this, &StatusWindow::refresh);
-    tick->start(1000);
+    tick_ = new QTimer(this);
+    tick_->setInterval(1000);
+    connect(tick_, &QTimer::timeout, this, &StatusWindow::refresh);
     // Fit the screen: at 2x scale 720x760 would not fit a 1024x768 display.
     QSize size(720, 760);
     if (const QScreen *screen = QGuiApplication::primaryScreen())
@@ -219,6 +219,17 @@ void StatusWindow::fillMcpTable() {
                 [this, name] { emit reconnectRequested(name); });
         button->setEnabled(row < m.mcpRows.size() && m.mcpRows[row].reconnectEnabled);
     }
+}
+
+void StatusWindow::showEvent(QShowEvent *event) {
+    QWidget::showEvent(event);
+    refresh(); // what changed while hidden
+    tick_->start();
+}
+
+void StatusWindow::hideEvent(QHideEvent *event) {
+    QWidget::hideEvent(event);
+    tick_->stop();
 }
 
 } // namespace tether::ui

@@ -11,6 +11,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTableWidget;
+class QTimer;
 
 namespace tether::ui {
 
@@ -36,6 +37,12 @@ signals:
     void cleanupRequested();
     void reconnectRequested(const QString &mcpName);
 
+protected:
+    // The uptime tick runs only while the window is shown: hidden, it would wake Tether every
+    // second for labels nobody sees.
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
 private:
     void fillMcpTable();
 
@@ -58,6 +65,7 @@ private:
     QTableWidget *mcp_ = nullptr;
     HealthTimeline *timeline_ = nullptr;
     QPlainTextEdit *log_ = nullptr;
+    QTimer *tick_ = nullptr;
 };
 
 } // namespace tether::ui
