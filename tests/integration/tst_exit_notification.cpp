@@ -65,9 +65,12 @@ class TestExitNotification : public QObject {
     }
     State state() const { return sup_->status().state; }
     QString dump() const {
-        return QStringLiteral("state=%1 lastError=%2\n%3")
+        QStringList rows;
+        for (const McpChildStatus &r : sup_->status().mcp)
+            rows << QStringLiteral("%1 %2 pid %3").arg(r.name, r.status).arg(r.pid);
+        return QStringLiteral("state=%1 lastError=%2 mcp=[%3]\n%4")
             .arg(QLatin1String(policy::toString(state())), sup_->status().lastError,
-                 log_.join(QLatin1Char('\n')));
+                 rows.join(QStringLiteral(", ")), log_.join(QLatin1Char('\n')));
     }
     bool logHas(const QString &text) const { return log_.join(QLatin1Char('\n')).contains(text); }
 
