@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
@@ -212,23 +213,32 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
     // Children of this service that exited drop out; entries of earlier services wait for a
     // scan (they may be orphans a person has not decided on yet).
+    // Hundreds of MCP servers at the field's worst: one index, no pass over the tree per entry.
+    QHash<qint64, std::uint64_t> liveInTree; // pid -> start time
+    liveInTree.reserve(qsizetype(snap.size()));
+    for (const os::ProcessInfo &p : snap)
+        if (p.state != os::RunState::Zombie) liveInTree.insert(p.pid, p.startTime);
     std::vector<os::Identity> exited;
     for (const LedgerEntry &e : ledger_->entries()) {
         if (!(e.service == *service)) continue;
-        const bool inTree = std::any_of(snap.begin(), snap.end(), [&](const os::ProcessInfo &p) {
-            return p.pid == e.process.pid && p.startTime == e.process.startTime &&
-                   p.state != os::RunState::Zombie;
-        });
+        const auto it = liveInTree.constFind(e.process.pid);
+        const bool inTree = it != liveInTree.constEnd() && *it == e.process.startTime;
         if (!inTree && os::alive(e.process) == os::Liveness::Gone) exited.push_back(e.process);
     }
     ledger_->remove(exited);
+    QHash<qint64, const LedgerEntry *> known; // pid -> its entry, for the rows' uptime
+    known.reserve(qsizetype(ledger_->entries().size()));
+    for (const LedgerEntry &e : ledger_->entries())
+        known.insert(e.process.pid, &e);
 
     QList<McpChildStatus> rows;
+    QHash<QString, qsizetype> rowIndex;
     auto rowFor = [&](const std::string &name) -> McpChildStatus & {
-        for (McpChildStatus &r : rows)
-            if (r.name == QString::fromStdString(name)) return r;
+        const QString n = QString::fromStdString(name);
+        if (const auto it = rowIndex.constFind(n); it != rowIndex.constEnd()) return rows[*it];
+        rowIndex.insert(n, rows.size());
         rows.append(McpChildStatus{});
-        rows.last().name = QString::fromStdString(name);
+        rows.last().name = n;
         rows.last().status = QString::fromLatin1(status::Unknown);
         return rows.last();
     };
@@ -248,9 +258,9 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         McpChildStatus &row = rowFor(t.name);
         row.pid = t.rootPid;
         row.rssKiB = t.rssKiB;
-        for (const LedgerEntry &e : ledger_->entries())
-            if (e.process.pid == t.rootPid && e.process.startTime == t.rootStartTime)
-                row.uptimeMs = std::max<qint64>(0, now - e.firstSeenMs);
+        if (const LedgerEntry *e = known.value(t.rootPid);
+            e && e->process.startTime == t.rootStartTime)
+            row.uptimeMs = std::max<qint64>(0, now - e->firstSeenMs);
         const auto prev = cpu_.constFind(t.rootPid);
         double cpuPercent = -1; // unknown on the first sample
         if (prev != cpu_.constEnd() && mono > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
@@ -274,6 +284,7 @@ void McpMonitor::watchExits(const std::vector<McpProcessTree> &trees) {
         if (t.rootPid == 0) continue;
         const os::Identity id{t.rootPid, t.rootStartTime};
         auto it = exitWatches_.find(id.pid);
+        if (next.count(id.pid)) continue; // one root, one watch
         if (it != exitWatches_.end() && it->second.notifier->identity() == id) {
             next.emplace(id.pid, std::move(it->second));
             continue;
@@ -306,17 +317,32 @@ void McpMonitor::onMcpExited(const os::Identity &id) {
     const auto it = exitWatches_.find(id.pid);
     exited_.emplace_back(it != exitWatches_.end() ? it->second.name : QString(), id);
     if (exited_.size() > 1) return; // a re-publish is queued already
-    // Deferred: we are inside the notifier's signal, and a crash ends many at once.
+    // Deferred: we are inside the notifier's signal, and a crash ends many at once. Only the
+    // rows of those that exited change here (hundreds of rows: no new look at the whole tree);
+    // the service's own status of them follows from a refresh now.
     QTimer::singleShot(0, this, [this] {
-        if (exited_.empty()) return; // a new service, or its death, came first
+        if (exited_.empty() || !sup_->serviceIdentity()) return; // a new service, or none
         QStringList names;
-        for (const auto &[name, id] : exited_)
+        std::vector<os::Identity> gone;
+        QSet<qint64> pids;
+        for (const auto &[name, id] : exited_) {
             names << QStringLiteral("%1 (pid %2)").arg(name).arg(id.pid);
+            gone.push_back(id);
+            pids.insert(id.pid);
+        }
         exited_.clear();
         emit logLine(
             QStringLiteral("MCP process exited: %1").arg(names.join(QStringLiteral(", "))));
-        // The rows from a fresh look at the tree now; the service's own status of them follows.
-        publishRows(lastServers_);
+        if (!sweeping_) ledger_->remove(gone); // a sweep holds the ledger: it prunes them itself
+        QList<McpChildStatus> rows = sup_->status().mcp;
+        for (McpChildStatus &r : rows)
+            if (pids.contains(r.pid)) {
+                r.pid = 0;
+                r.uptimeMs = 0;
+                r.rssKiB = 0;
+                r.cpuPercent = 0;
+            }
+        sup_->setMcp(rows);
         refresh(true);
     });
 }

@@ -30,6 +30,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <functional>
@@ -133,6 +134,7 @@ public:
             timeoutMs, 20);
     }
     Supervisor *sup() { return sup_.get(); }
+    mcp::McpMonitor *monitor() { return mcp_.get(); }
     const QString &sweepLine() const { return sweepLine_; }
 
 private:
@@ -175,12 +177,28 @@ void crash() {
     }
     const int watched = left;
     qint64 leftHealthyUs = -1;
-    QObject::connect(fleet.sup(), &Supervisor::stateChanged, fleet.sup(),
+    const auto service = fleet.sup()->serviceIdentity();
+    // The floor: when the kernel itself says the service is gone (its pidfd readable).
+    qint64 serviceGoneUs = -1;
+    std::unique_ptr<ExitNotifier> serviceWatch = ExitNotifier::open(*service);
+    if (serviceWatch)
+        QObject::connect(serviceWatch.get(), &ExitNotifier::exited,
+                         [&] { serviceGoneUs = t.nsecsElapsed() / 1000; });
+    QStringList timeline; // Tether's log from the kill on, with the time of each line
+    const auto note = [&](const QString &l) {
+        if (t.isValid())
+            timeline << QStringLiteral("%1 ms %2")
+                            .arg(t.nsecsElapsed() / 1e6, 7, 'f', 1)
+                            .arg(l.left(110));
+    };
+    QObject scope; // declared after what the lambdas use: destroyed (disconnected) first
+    QObject::connect(fleet.sup(), &Supervisor::stateChanged, &scope,
                      [&](State from, State, const QString &) {
                          if (from == State::Healthy && leftHealthyUs < 0)
                              leftHealthyUs = t.nsecsElapsed() / 1000;
                      });
-    const auto service = fleet.sup()->serviceIdentity();
+    QObject::connect(fleet.sup(), &Supervisor::logLine, &scope, note);
+    QObject::connect(fleet.monitor(), &mcp::McpMonitor::logLine, &scope, note);
     const double cpu0 = processCpuMs();
     t.start();
     os::signalIdentity(*service, os::Signal::Kill);
@@ -193,10 +211,16 @@ void crash() {
     }
     line(QStringLiteral("crash 300: SIGKILL -> state change"), leftHealthyUs / 1000.0, "ms",
          QStringLiteral("< 50 ms"), leftHealthyUs >= 0 && leftHealthyUs < 50000);
+    line(QStringLiteral("crash 300: floor: SIGKILL -> the kernel has it gone (pidfd)"),
+         serviceGoneUs / 1000.0, "ms");
     line(QStringLiteral("crash 300: SIGKILL -> all %1 MCP processes gone").arg(watched),
          lastGoneUs / 1000.0, "ms", QStringLiteral("< 1000 ms"), lastGoneUs < 1000000);
     line(QStringLiteral("crash 300: Tether's CPU until then"), cpu, "ms");
-    std::printf("crash 300: Tether's log: %s\n", qPrintable(fleet.sweepLine()));
+    std::printf("crash 300: (the stubborn ones wait out [orphans] graceMs = %d ms, a setting)\n",
+                Settings{}.orphanGraceMs);
+    spinUntil([&] { return !fleet.sweepLine().isEmpty(); }, 10000);
+    for (const QString &l : timeline)
+        std::printf("crash 300:   %s\n", qPrintable(l));
 }
 
 void refresh() {
@@ -206,7 +230,8 @@ void refresh() {
         return;
     }
     int refreshes = 0;
-    QObject::connect(fleet.sup(), &Supervisor::probed, fleet.sup(),
+    QObject scope; // disconnected before `refreshes` goes
+    QObject::connect(fleet.sup(), &Supervisor::probed, &scope,
                      [&](const ProbeSample &) { ++refreshes; });
     spinUntil([&] { return refreshes > 0; }, 5000, 1); // start right after a refresh
     refreshes = 0;
