@@ -27,8 +27,17 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <arpa/inet.h>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <ctime>
 #include <functional>
+#include <mutex>
+#include <netinet/in.h>
+#include <string>
+#include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -127,6 +136,76 @@ struct Instance {
     QProcessEnvironment env;
     QString ini;
     QProcess proc;
+    int port = 0;
+};
+
+// The floor of supervising at the default cadence: the same two requests Tether sends every
+// 5 s (the health probe and the MCP status), done bare from a thread with blocking sockets
+// (unauthorised: a 401 costs the same syscalls). Its own wake-ups and CPU over the idle time.
+class BareProber {
+public:
+    explicit BareProber(int port)
+        : port_(port)
+        , thread_([this] { run(); }) {}
+    ~BareProber() { stop(); }
+    void stop() {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+    double wakeups() const { return wakeups_; }
+    double cpuMs() const { return cpuMs_; }
+
+private:
+    void get(const char *path) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) return;
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(quint16(port_));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0) {
+            const std::string req = std::string("GET ") + path +
+                                    " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size())) {
+                char buf[4096];
+                while (::recv(fd, buf, sizeof buf, 0) > 0) {
+                }
+            }
+        }
+        ::close(fd);
+    }
+    static double selfSwitches() {
+        QFile f(QStringLiteral("/proc/thread-self/status"));
+        if (!f.open(QIODevice::ReadOnly)) return 0;
+        for (const QByteArray &l : f.readAll().split('\n'))
+            if (l.startsWith("voluntary_ctxt_switches:")) return l.mid(24).trimmed().toDouble();
+        return 0;
+    }
+    static double selfCpuMs() {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1000.0 + double(ts.tv_nsec) / 1e6;
+    }
+    void run() {
+        const double w0 = selfSwitches(), c0 = selfCpuMs();
+        std::unique_lock<std::mutex> lock(m_);
+        while (!cv_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; })) {
+            get("/global/health");
+            get("/mcp");
+        }
+        wakeups_ = selfSwitches() - w0;
+        cpuMs_ = selfCpuMs() - c0;
+    }
+    int port_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    double wakeups_ = 0, cpuMs_ = 0;
+    std::thread thread_;
 };
 
 void prepare(Instance &in, const QString &name) {
@@ -175,6 +254,7 @@ void prepare(Instance &in, const QString &name) {
                 .arg(cache);
     }
     in.env = env;
+    in.port = port;
     in.ini = data.filePath(QStringLiteral("tether.ini"));
     QFile f(in.ini);
     f.open(QIODevice::WriteOnly);
@@ -241,6 +321,7 @@ void run(const QString &name, int idleS) {
         double rss[3] = {0, 0, 0};
         for (int k = 0; k < 3; ++k)
             u0[k] = sample(pids[k]);
+        BareProber bare(headless.port);
         for (int i = 0; i < idleS; ++i) {
             QThread::sleep(1);
             for (int k = 0; k < 3; ++k)
@@ -254,6 +335,10 @@ void run(const QString &name, int idleS) {
         const double floorRss = rss[2];
         const double floorCpu = (u1[2].cpuMs - u0[2].cpuMs) * perMin;
         const double floorWake = (u1[2].wakeups - u0[2].wakeups) * perMin;
+        bare.stop();
+        std::printf("%-9s idle %d s, floor of the probing: the same 2 requests every 5 s done bare "
+                    "(blocking sockets): wake-ups %.1f /min, CPU %.1f ms/min\n",
+                    qPrintable(name), idleS, bare.wakeups() * perMin, bare.cpuMs() * perMin);
         const char *labels[2] = {"tray", "headless"};
         for (int k = 0; k < 2; ++k) {
             const double cpu = (u1[k].cpuMs - u0[k].cpuMs) * perMin;
