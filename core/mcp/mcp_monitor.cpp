@@ -325,10 +325,10 @@ void McpMonitor::onMcpExited(const os::Identity &id) {
         QStringList names;
         std::vector<os::Identity> gone;
         QSet<qint64> pids;
-        for (const auto &[name, id] : exited_) {
-            names << QStringLiteral("%1 (pid %2)").arg(name).arg(id.pid);
-            gone.push_back(id);
-            pids.insert(id.pid);
+        for (const auto &[who, gid] : exited_) {
+            names << QStringLiteral("%1 (pid %2)").arg(who).arg(gid.pid);
+            gone.push_back(gid);
+            pids.insert(gid.pid);
         }
         exited_.clear();
         emit logLine(

@@ -15,6 +15,7 @@
 // TETHER_E2E_CACHE (scripts/e2e-deps.sh). Prints one line per figure.
 #include "mcp/mcp_monitor.h"
 #include "os/process.h"
+#include "service/exit_notifier.h"
 #include "service/supervisor.h"
 
 #include <QCoreApplication>
@@ -361,6 +362,13 @@ private:
                                          if (from == State::Healthy && leftHealthy < 0)
                                              leftHealthy = t.nsecsElapsed() / 1000;
                                      });
+        // The floor: when the kernel itself reports the service gone (its pidfd readable).
+        qint64 kernelGone = -1;
+        QObject scope;
+        const std::unique_ptr<ExitNotifier> serviceWatch = ExitNotifier::open(*service);
+        if (serviceWatch)
+            QObject::connect(serviceWatch.get(), &ExitNotifier::exited, &scope,
+                             [&] { kernelGone = t.nsecsElapsed() / 1000; });
         t.start();
         os::signalIdentity(*service, os::Signal::Kill);
         const bool ok = spinUntil(
@@ -380,6 +388,8 @@ private:
         if (!ok) return fail(QStringLiteral("not healthy after the %1").arg(what));
         line(t_.name, QStringLiteral("%1: SIGKILL -> state change").arg(what), leftHealthy / 1000.0,
              QStringLiteral("< 50 ms"), leftHealthy >= 0 && leftHealthy < 50000);
+        line(t_.name, QStringLiteral("%1: floor: the kernel has it gone (pidfd)").arg(what),
+             kernelGone / 1000.0);
         line(t_.name, QStringLiteral("%1: %2 MCP processes gone").arg(what).arg(children.size()),
              orphansGone / 1000.0, QStringLiteral("< 1000 ms"),
              orphansGone >= 0 && orphansGone < 1000000);
