@@ -10,7 +10,10 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
 #include <QMenu>
+#include <QTimer>
 #include <QWindow>
 
 #include <cstdio>
@@ -100,6 +103,27 @@ int main(int argc, char **argv) {
     }
     line("status window (50 rows): update, mean of 10", total / 10);
     line("status window (50 rows): update, worst of 10", worst);
+    // Shown, its uptime tick wakes Tether every second; hidden, it must not.
+    const auto wakeupsOver = [](int ms) {
+        const auto switches = [] {
+            QFile f(QStringLiteral("/proc/thread-self/status"));
+            if (!f.open(QIODevice::ReadOnly)) return -1.0;
+            for (const QByteArray &l : f.readAll().split('\n'))
+                if (l.startsWith("voluntary_ctxt_switches:")) return l.mid(24).trimmed().toDouble();
+            return -1.0;
+        };
+        const double before = switches();
+        QEventLoop loop;
+        QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+        loop.exec();
+        return (switches() - before) * 60000.0 / ms;
+    };
+    std::printf("%-52s %8.1f /min\n", "status window shown: wake-ups", wakeupsOver(5000));
+    w->hide();
+    QApplication::processEvents();
+    std::printf("%-52s %8.1f /min  (the uptime tick stops: was 60 /min)\n",
+                "status window hidden after that: wake-ups", wakeupsOver(5000));
+    std::fflush(stdout);
     delete w;
 
     t.restart();
