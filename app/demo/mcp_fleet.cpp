@@ -14,8 +14,11 @@ QList<McpChildSpec> demoMcpChildSpecs(const QString &program, const DemoServiceO
         McpChildSpec spec;
         spec.name = QStringLiteral("demo-%1").arg(i);
         spec.command = {program, QStringLiteral("demo-mcp"), QStringLiteral("--name"), spec.name};
-        if (o.mcpStubborn) spec.command << QStringLiteral("--stubborn");
-        if (o.mcpSetsidIndex == i) spec.command << QStringLiteral("--setsid");
+        const auto every = [i](int k) { return k > 0 && i % k == 0; };
+        if (o.mcpStubborn || every(o.mcpStubbornEvery))
+            spec.command << QStringLiteral("--stubborn");
+        if (o.mcpSetsidIndex == i || every(o.mcpSetsidEvery))
+            spec.command << QStringLiteral("--setsid");
         if (o.mcpLeakKibPerSecond > 0)
             spec.command << QStringLiteral("--leak-kib-per-s")
                          << QString::number(o.mcpLeakKibPerSecond);

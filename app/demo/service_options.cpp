@@ -18,6 +18,10 @@ const QCommandLineOption kPrintVersion{"print-version", "Print the version and e
 const QCommandLineOption kMcp{"mcp", "Number of MCP children demo-1..demo-N (default 0).", "n"};
 const QCommandLineOption kStubborn{"stubborn", "MCP children ignore stdin EOF, SIGTERM, SIGHUP."};
 const QCommandLineOption kMcpSetsid{"mcp-setsid", "MCP child K calls setsid().", "k"};
+const QCommandLineOption kMcpSetsidEvery{"mcp-setsid-every", "Every K-th MCP child calls setsid().",
+                                         "k"};
+const QCommandLineOption kMcpStubbornEvery{"mcp-stubborn-every",
+                                           "Every K-th MCP child is stubborn.", "k"};
 const QCommandLineOption kMcpLeak{"mcp-leak-kib-per-s", "MCP children grow by K KiB/s.", "k"};
 const QCommandLineOption kMcpLeakWhile{"mcp-leak-while-file", "...only while PATH exists.", "path"};
 const QCommandLineOption kSlowStart{"slow-start", "Wait MS before listening.", "ms"};
@@ -36,11 +40,30 @@ const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-rea
 
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    p.addOptions({kHostname,     kPort,       kVersion,    kPrintVersion, kMcp,
-                  kStubborn,     kMcpSetsid,  kMcpLeak,    kMcpLeakWhile, kSlowStart,
-                  kBusyAfter,    kBusyFor,    kCrashAfter, kFreezeAfter,  kIgnoreTerm,
-                  kHealthStatus, kHealthBody, kProtocol,   kStateDir,     kRegistrationCheck,
-                  kHeartbeat,    kBusyTool});
+    p.addOptions({kHostname,
+                  kPort,
+                  kVersion,
+                  kPrintVersion,
+                  kMcp,
+                  kStubborn,
+                  kMcpSetsid,
+                  kMcpSetsidEvery,
+                  kMcpStubbornEvery,
+                  kMcpLeak,
+                  kMcpLeakWhile,
+                  kSlowStart,
+                  kBusyAfter,
+                  kBusyFor,
+                  kCrashAfter,
+                  kFreezeAfter,
+                  kIgnoreTerm,
+                  kHealthStatus,
+                  kHealthBody,
+                  kProtocol,
+                  kStateDir,
+                  kRegistrationCheck,
+                  kHeartbeat,
+                  kBusyTool});
 }
 
 // Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
@@ -112,8 +135,10 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
     o.mcpLeakWhileFile = p.value(kMcpLeakWhile);
     o.ignoreTerm = p.isSet(kIgnoreTerm);
     if (!readInt(p, kPort, 1, 65535, o.port, error) ||
-        !readInt(p, kMcp, 0, 64, o.mcpCount, error) ||
-        !readInt(p, kMcpSetsid, 1, 64, o.mcpSetsidIndex, error) ||
+        !readInt(p, kMcp, 0, 512, o.mcpCount, error) ||
+        !readInt(p, kMcpSetsid, 1, 512, o.mcpSetsidIndex, error) ||
+        !readInt(p, kMcpSetsidEvery, 1, 512, o.mcpSetsidEvery, error) ||
+        !readInt(p, kMcpStubbornEvery, 1, 512, o.mcpStubbornEvery, error) ||
         !readInt(p, kMcpLeak, 0, 1024 * 1024, o.mcpLeakKibPerSecond, error) ||
         !readInt(p, kSlowStart, 0, kMaxMs, o.slowStartMs, error) ||
         !readInt(p, kBusyAfter, 0, kMaxMs, o.busyAfterMs, error) ||

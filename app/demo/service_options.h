@@ -20,6 +20,10 @@ struct DemoServiceOptions {
     int mcpCount = 0;
     bool mcpStubborn = false;
     int mcpSetsidIndex = 0; // 1-based child that leaves the service's session; 0 = none
+    // The field's worst scale (benchmarks): every K-th child in a session of its own, every
+    // K-th stubborn; 0 = none.
+    int mcpSetsidEvery = 0;
+    int mcpStubbornEvery = 0;
     int mcpLeakKibPerSecond = 0;
     QString mcpLeakWhileFile; // when set, the children grow only while this file exists
 

@@ -97,7 +97,7 @@ Runtime::Init Runtime::init(QString *error) {
         rotateIfNeeded(serviceLogPath);
         rotateIfNeeded(logPath);
     });
-    rotationTimer_.start(10000);
+    rotationTimer_.start(60000); // a backstop: probes rotate too (makeSupervisor)
     return Init::Ok;
 }
 
@@ -135,6 +135,14 @@ void Runtime::makeSupervisor(const Settings &s) {
         connect(wake_, &WakeWatcher::systemResumed, sup, [sup](const QString &source) {
             sup->noteTimeGap(QStringLiteral("system resumed (%1)").arg(source));
         });
+    // The logs are checked on the probe cadence, a wake-up Tether has anyway: the service writes
+    // while it runs, and a timer of its own would wake Tether 6 times a minute more.
+    connect(sup, &Supervisor::probed, this,
+            [service = config.serviceLogPath,
+             own = storage::logsDir() + QStringLiteral("/tether.log")](const ProbeSample &) {
+                rotateIfNeeded(service);
+                rotateIfNeeded(own);
+            });
     connect(sup, &Supervisor::probed, this, [this](const ProbeSample &p) {
         health_.add({p.at.toMSecsSinceEpoch(), p.latencyMs, true, p.state});
         emit healthChanged();

@@ -65,11 +65,13 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
     connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice);
     connect(runtime_, &Runtime::showRequested, this, [this] { showStatusWindow(); });
-    // Uptime and the countdowns ("replaced in 18 s") move even when the state does not; a
-    // refresh that changes nothing is skipped, so once a second costs next to nothing.
-    auto *tick = new QTimer(this);
-    connect(tick, &QTimer::timeout, this, &TrayApp::refresh);
-    tick->start(1000);
+    // Uptime, the countdowns ("replaced in 18 s") and a tool call's "for 12 s" move even when
+    // the state does not. Every answered probe refreshes already (statusChanged); the tick
+    // runs each second only while something counts seconds, else each minute (uptime shows
+    // minutes after the first): a 5 s tick was 12 wake-ups a minute. refresh() picks.
+    tick_ = new QTimer(this);
+    connect(tick_, &QTimer::timeout, this, &TrayApp::refresh);
+    tick_->start(60000);
     refresh();
 }
 
@@ -157,6 +159,10 @@ bool TrayApp::consents(const QString &action) {
 void TrayApp::refresh() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
+    const bool countsSeconds =
+        st.replaceAt.isValid() || st.restartAt.isValid() || !st.activity.runningTools.isEmpty();
+    if (const int every = countsSeconds ? 1000 : 60000; tick_ && tick_->interval() != every)
+        tick_->start(every);
     // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the
     // menu and tooltip then.
     if (!modelShown_ || m != shownModel_) {

@@ -78,6 +78,7 @@ private:
     QElapsedTimer clock_;                 // monotonic, for the limiter and the launch phase
     bool orphansOffered_ = false;
     QTimer trayWait_;
+    QTimer *tick_ = nullptr; // each second while something counts seconds, else each minute
 
     QPointer<ui::StatusWindow> statusWindow_;
     QPointer<ui::OrphanDialog> orphanDialog_;

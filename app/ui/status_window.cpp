@@ -154,10 +154,11 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     tabs_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     root->addWidget(tabs_, 1);
 
-    // Uptime, the countdowns and the timeline move with time even when nothing else changes.
-    auto *tick = new QTimer(this);
-    connect(tick, &QTimer::timeout, this, &StatusWindow::refresh);
-    tick->start(1000);
+    // Uptime, the countdowns and the timeline move with time even when nothing else changes;
+    // only while the window is shown (showEvent / hideEvent).
+    tick_ = new QTimer(this);
+    tick_->setInterval(1000);
+    connect(tick_, &QTimer::timeout, this, &StatusWindow::refresh);
     refresh();
     fitToScreen();
 }
@@ -309,6 +310,17 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     // the window scrolls rather than squeezing the rows away.
     tabs_->setMinimumHeight(tabs_->tabBar()->sizeHint().height() + mcp_->minimumHeight() +
                             2 * tabs_->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) + 4);
+}
+
+void StatusWindow::showEvent(QShowEvent *event) {
+    QWidget::showEvent(event);
+    refresh(); // what changed while hidden
+    tick_->start();
+}
+
+void StatusWindow::hideEvent(QHideEvent *event) {
+    QWidget::hideEvent(event);
+    tick_->stop();
 }
 
 } // namespace tether::ui

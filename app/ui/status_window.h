@@ -13,6 +13,7 @@ class QPushButton;
 class QStackedWidget;
 class QTabWidget;
 class QTableWidget;
+class QTimer;
 
 namespace tether {
 struct TrayMenuModel;
@@ -50,6 +51,12 @@ signals:
     void cleanupRequested();
     void reconnectRequested(const QString &mcpName);
 
+protected:
+    // The uptime tick runs only while the window is shown: hidden, it would wake Tether every
+    // second for labels nobody sees.
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
 private:
     void fillMcpTable(const TrayMenuModel &m);
     void fitToScreen();
@@ -78,6 +85,7 @@ private:
     HealthTimeline *timeline_ = nullptr;
     FailurePanel *failure_ = nullptr;
     QPlainTextEdit *log_ = nullptr;
+    QTimer *tick_ = nullptr;
 };
 
 } // namespace tether::ui

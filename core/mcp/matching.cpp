@@ -43,9 +43,10 @@ std::vector<McpProcessTree> matchMcpProcesses(os::Pid servicePid,
         std::vector<const os::ProcessInfo *> live; // root first
     };
     std::vector<Subtree> subtrees;
+    const os::ProcessForest forest(snapshot);
     for (const os::ProcessInfo *child : children) {
         Subtree t{{child}};
-        for (os::Pid pid : os::descendants(child->pid, snapshot)) {
+        for (os::Pid pid : forest.descendants(child->pid)) {
             const auto it = byPid.find(pid);
             if (it != byPid.end() && isLive(*it->second)) t.live.push_back(it->second);
         }

@@ -9,7 +9,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QThread>
+#include <QTimer>
 #include <algorithm>
 #include <thread>
 
@@ -57,6 +59,10 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
         configFresh_ = false;
         cpu_.clear();
         watch_.clear();
+        lastServers_.clear();
+        exitWatches_.clear();
+        exited_.clear();
+        exitFallbackLogged_ = false;
     });
     connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
         if (p.healthy) refresh();
@@ -102,17 +108,17 @@ void McpMonitor::saveCommandCache() {
 
 // ---- While the service runs -----------------------------------------------------------------
 
-void McpMonitor::refresh() {
+void McpMonitor::refresh(bool now) {
     const Profile &profile = sup_->config().profile;
     const qint64 interval = sup_->config().settings.timings.probeIntervalMs;
     // On the probe cadence, never faster (start-up probing is quicker than that).
     // Monotonic: a wall clock set back an hour must not pause the refresh for an hour.
-    const qint64 now = sup_->config().clock();
+    const qint64 clock = sup_->config().clock();
     if (refreshing_ || sweeping_ || profile.mcpStatusPath.isEmpty() ||
-        (lastRefreshMs_ && now - lastRefreshMs_ < interval * 9 / 10))
+        (!now && lastRefreshMs_ && clock - lastRefreshMs_ < interval * 9 / 10))
         return;
     refreshing_ = true;
-    lastRefreshMs_ = now;
+    lastRefreshMs_ = clock;
     const quint64 generation = generation_;
     auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
         HttpCall call;
@@ -195,6 +201,7 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
     if (!service || sweeping_) return; // a sweep holds the ledger: the next refresh will do
+    if (&servers != &lastServers_) lastServers_ = servers;
 
     // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
     const std::vector<os::ProcessInfo> snap = os::snapshotTree(service->pid);
@@ -205,23 +212,32 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
     // Children of this service that exited drop out; entries of earlier services wait for a
     // scan (they may be orphans a person has not decided on yet).
+    // Hundreds of MCP servers at the field's worst: one index, no pass over the tree per entry.
+    QHash<qint64, std::uint64_t> liveInTree; // pid -> start time
+    liveInTree.reserve(qsizetype(snap.size()));
+    for (const os::ProcessInfo &p : snap)
+        if (p.state != os::RunState::Zombie) liveInTree.insert(p.pid, p.startTime);
     std::vector<os::Identity> exited;
     for (const LedgerEntry &e : ledger_->entries()) {
         if (!(e.service == *service)) continue;
-        const bool inTree = std::any_of(snap.begin(), snap.end(), [&](const os::ProcessInfo &p) {
-            return p.pid == e.process.pid && p.startTime == e.process.startTime &&
-                   p.state != os::RunState::Zombie;
-        });
+        const auto it = liveInTree.constFind(e.process.pid);
+        const bool inTree = it != liveInTree.constEnd() && *it == e.process.startTime;
         if (!inTree && os::alive(e.process) == os::Liveness::Gone) exited.push_back(e.process);
     }
     ledger_->remove(exited);
+    QHash<qint64, const LedgerEntry *> known; // pid -> its entry, for the rows' uptime
+    known.reserve(qsizetype(ledger_->entries().size()));
+    for (const LedgerEntry &e : ledger_->entries())
+        known.insert(e.process.pid, &e);
 
     QList<McpChildStatus> rows;
+    QHash<QString, qsizetype> rowIndex;
     auto rowFor = [&](const std::string &name) -> McpChildStatus & {
-        for (McpChildStatus &r : rows)
-            if (r.name == QString::fromStdString(name)) return r;
+        const QString n = QString::fromStdString(name);
+        if (const auto it = rowIndex.constFind(n); it != rowIndex.constEnd()) return rows[*it];
+        rowIndex.insert(n, rows.size());
         rows.append(McpChildStatus{});
-        rows.last().name = QString::fromStdString(name);
+        rows.last().name = n;
         rows.last().status = QString::fromLatin1(status::Unknown);
         return rows.last();
     };
@@ -241,9 +257,9 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         McpChildStatus &row = rowFor(t.name);
         row.pid = t.rootPid;
         row.rssKiB = t.rssKiB;
-        for (const LedgerEntry &e : ledger_->entries())
-            if (e.process.pid == t.rootPid && e.process.startTime == t.rootStartTime)
-                row.uptimeMs = std::max<qint64>(0, now - e.firstSeenMs);
+        if (const LedgerEntry *e = known.value(t.rootPid);
+            e && e->process.startTime == t.rootStartTime)
+            row.uptimeMs = std::max<qint64>(0, now - e->firstSeenMs);
         const auto prev = cpu_.constFind(t.rootPid);
         double cpuPercent = -1; // unknown on the first sample
         if (prev != cpu_.constEnd() && mono > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
@@ -254,9 +270,80 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     }
     cpu_ = cpu;
     watch_ = watch; // children that are gone drop out
+    watchExits(trees);
     std::sort(rows.begin(), rows.end(),
               [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });
     sup_->setMcp(rows);
+}
+
+void McpMonitor::watchExits(const std::vector<McpProcessTree> &trees) {
+    std::map<os::Pid, ExitWatched> next;
+    int opened = 0;
+    for (const McpProcessTree &t : trees) {
+        if (t.rootPid == 0) continue;
+        const os::Identity id{t.rootPid, t.rootStartTime};
+        auto it = exitWatches_.find(id.pid);
+        if (next.count(id.pid)) continue; // one root, one watch
+        if (it != exitWatches_.end() && it->second.notifier->identity() == id) {
+            next.emplace(id.pid, std::move(it->second));
+            continue;
+        }
+        std::string why;
+        std::unique_ptr<ExitNotifier> n = ExitNotifier::open(id, &why);
+        if (n) {
+            connect(n.get(), &ExitNotifier::exited, this, &McpMonitor::onMcpExited);
+            next.emplace(id.pid, ExitWatched{QString::fromStdString(t.name), std::move(n)});
+            ++opened;
+        } else if (os::alive(id) != os::Liveness::Gone && !exitFallbackLogged_) {
+            // Gone already: the next refresh drops it. Otherwise the kernel gives no watch here.
+            exitFallbackLogged_ = true;
+            emit logLine(QStringLiteral("no exit notification for MCP pid %1 (%2): MCP exits "
+                                        "show at the next refresh, every %3 ms")
+                             .arg(id.pid)
+                             .arg(QString::fromStdString(why))
+                             .arg(sup_->config().settings.timings.probeIntervalMs));
+        }
+    }
+    exitWatches_ = std::move(next); // processes no longer shown are no longer watched
+    if (opened > 0)
+        emit logLine(QStringLiteral("watching %1 new MCP process(es) for their exit (kernel "
+                                    "notification), %2 in all")
+                         .arg(opened)
+                         .arg(exitWatches_.size()));
+}
+
+void McpMonitor::onMcpExited(const os::Identity &id) {
+    const auto it = exitWatches_.find(id.pid);
+    exited_.emplace_back(it != exitWatches_.end() ? it->second.name : QString(), id);
+    if (exited_.size() > 1) return; // a re-publish is queued already
+    // Deferred: we are inside the notifier's signal, and a crash ends many at once. Only the
+    // rows of those that exited change here (hundreds of rows: no new look at the whole tree);
+    // the service's own status of them follows from a refresh now.
+    QTimer::singleShot(0, this, [this] {
+        if (exited_.empty() || !sup_->serviceIdentity()) return; // a new service, or none
+        QStringList names;
+        std::vector<os::Identity> gone;
+        QSet<qint64> pids;
+        for (const auto &[who, gid] : exited_) {
+            names << QStringLiteral("%1 (pid %2)").arg(who).arg(gid.pid);
+            gone.push_back(gid);
+            pids.insert(gid.pid);
+        }
+        exited_.clear();
+        emit logLine(
+            QStringLiteral("MCP process exited: %1").arg(names.join(QStringLiteral(", "))));
+        if (!sweeping_) ledger_->remove(gone); // a sweep holds the ledger: it prunes them itself
+        QList<McpChildStatus> rows = sup_->status().mcp;
+        for (McpChildStatus &r : rows)
+            if (pids.contains(r.pid)) {
+                r.pid = 0;
+                r.uptimeMs = 0;
+                r.rssKiB = 0;
+                r.cpuPercent = 0;
+            }
+        sup_->setMcp(rows);
+        refresh(true);
+    });
 }
 
 // ---- When the service dies --------------------------------------------------------------------
@@ -265,6 +352,8 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
     const Settings &s = sup_->config().settings;
     ++generation_;
     refreshing_ = false;
+    exitWatches_.clear(); // the sweep below takes over what is left
+    exited_.clear();
     if (s.orphansWhileRunning == policy::OrphanMode::Ignore) {
         done();
         return;

@@ -7,11 +7,13 @@
 #include "mcp/matching.h"
 #include "mcp/sweeper.h"
 #include "policy/resource_watch.h"
+#include "service/exit_notifier.h"
 #include "service/supervisor.h"
 
 #include <QHash>
 #include <QObject>
 #include <deque>
+#include <map>
 #include <memory>
 
 namespace tether::mcp {
@@ -44,9 +46,13 @@ signals:
     void logLine(const QString &line);
 
 private:
-    void refresh();
+    void refresh(bool now = false); // now: an MCP process exited, do not wait for the cadence
     void onStatusBody(quint64 generation, const QByteArray &body);
     void publishRows(const std::vector<McpServerStatus> &servers);
+    // Each MCP process shown is watched for its exit (the kernel tells, as for an adopted
+    // service): its row changes at once, not at the next refresh.
+    void watchExits(const std::vector<McpProcessTree> &trees);
+    void onMcpExited(const os::Identity &id);
     struct Watched;
     // Feeds one child's sample to the resource watch; fills the row's trend; notifies on a rise.
     void watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent, qint64 mono,
@@ -83,7 +89,15 @@ private:
         std::uint64_t startTime = 0; // the root's identity with its pid: a reused pid starts over
         policy::ResourceHistory history;
     };
-    QHash<qint64, Watched> watch_; // per root pid: the resource watch
+    QHash<qint64, Watched> watch_;             // per root pid: the resource watch
+    std::vector<McpServerStatus> lastServers_; // the service's last answer, for a re-publish
+    struct ExitWatched {
+        QString name;
+        std::unique_ptr<ExitNotifier> notifier;
+    };
+    std::map<os::Pid, ExitWatched> exitWatches_;           // per root process shown in a row
+    std::vector<std::pair<QString, os::Identity>> exited_; // seen, not yet re-published
+    bool exitFallbackLogged_ = false; // "no exit notification" once per service
 };
 
 } // namespace tether::mcp

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tether::os {
@@ -66,6 +67,17 @@ std::optional<Identity> identityOf(Pid pid); // nullopt when not found / not rea
 // a child counts only if it started no earlier than its parent.
 std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap);
 std::vector<Pid> descendants(Pid root);
+// The same look-up for many roots of one snapshot: its parent -> children index is built once
+// (per root it would cost a pass over the whole snapshot: 300 MCP servers, 300 passes).
+class ProcessForest {
+public:
+    explicit ProcessForest(const std::vector<ProcessInfo> &snap); // must outlive this
+    std::vector<Pid> descendants(Pid root) const;
+
+private:
+    std::unordered_multimap<Pid, const ProcessInfo *> children_;
+    std::unordered_map<Pid, const ProcessInfo *> byPid_;
+};
 
 // One LISTEN socket on a port, as one holder sees it. A socket several processes hold (a fork
 // that kept the fd) is listed once per holder; one no visible process holds, once with pid 0.

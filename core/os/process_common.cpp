@@ -45,31 +45,39 @@ std::optional<Identity> identityOf(Pid pid) {
     return Identity{l.info.pid, l.info.startTime};
 }
 
-std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap) {
-    std::unordered_multimap<Pid, const ProcessInfo *> children;
-    std::unordered_map<Pid, const ProcessInfo *> byPid;
+ProcessForest::ProcessForest(const std::vector<ProcessInfo> &snap) {
+    children_.reserve(snap.size());
+    byPid_.reserve(snap.size());
     for (const ProcessInfo &p : snap) {
-        children.emplace(p.ppid, &p);
-        byPid.emplace(p.pid, &p);
+        children_.emplace(p.ppid, &p);
+        byPid_.emplace(p.pid, &p);
     }
+}
+
+std::vector<Pid> ProcessForest::descendants(Pid root) const {
     std::vector<Pid> out;
     std::vector<Pid> frontier{root};
     while (!frontier.empty()) {
         const Pid parent = frontier.back();
         frontier.pop_back();
-        const auto parentIt = byPid.find(parent);
-        auto [begin, end] = children.equal_range(parent);
+        const auto parentIt = byPid_.find(parent);
+        auto [begin, end] = children_.equal_range(parent);
         for (auto it = begin; it != end; ++it) {
             const ProcessInfo *child = it->second;
             if (child->pid == parent || child->pid == root) continue;
             // A stale ppid can point at a reused pid: a real child never predates its parent.
-            if (parentIt != byPid.end() && child->startTime < parentIt->second->startTime) continue;
+            if (parentIt != byPid_.end() && child->startTime < parentIt->second->startTime)
+                continue;
             if (std::find(out.begin(), out.end(), child->pid) != out.end()) continue;
             out.push_back(child->pid);
             frontier.push_back(child->pid);
         }
     }
     return out;
+}
+
+std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap) {
+    return ProcessForest(snap).descendants(root);
 }
 
 std::vector<Pid> descendants(Pid root) {

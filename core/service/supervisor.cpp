@@ -15,11 +15,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
-#ifdef Q_OS_WIN
-#include <QWinEventNotifier>
-#else
-#include <QSocketNotifier>
-#endif
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -430,7 +426,6 @@ void Supervisor::watchAdoptedExit() {
                        (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
     if (!watch || s.svc->id != watched_) {
         exitNotifier_.reset();
-        exitWatch_.reset();
         aliveTimer_.stop();
         watched_ = {};
     }
@@ -438,21 +433,12 @@ void Supervisor::watchAdoptedExit() {
     const os::Identity id = s.svc->id;
     watched_ = id;
     std::string why;
-    exitWatch_ = os::ExitWatch::open(id, &why);
-    if (exitWatch_) {
-#ifdef Q_OS_WIN
-        auto *n = new QWinEventNotifier(exitWatch_->handle());
-        const auto signal = &QWinEventNotifier::activated;
-#else
-        auto *n = new QSocketNotifier(qintptr(exitWatch_->fd()), QSocketNotifier::Read);
-        const auto signal = &QSocketNotifier::activated;
-#endif
-        connect(n, signal, this, [this, n, id] {
-            n->setEnabled(false);                   // once is enough (the fd stays readable)
+    exitNotifier_ = ExitNotifier::open(id, &why);
+    if (exitNotifier_) {
+        connect(exitNotifier_.get(), &ExitNotifier::exited, this, [this, id] {
             exitNotifier_.release()->deleteLater(); // we are inside its own signal
             feed(policy::Exited{id, "pid " + std::to_string(id.pid) + " exited", 0});
         });
-        exitNotifier_.reset(n);
         emit logLine(
             QStringLiteral("watching pid %1 for its exit (kernel notification)").arg(id.pid));
         return;

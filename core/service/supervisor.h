@@ -9,6 +9,7 @@
 #include "policy/failure.h"
 #include "policy/notice.h"
 #include "policy/supervision.h"
+#include "service/exit_notifier.h"
 #include "service/http_client.h"
 #include "service/profile.h"
 #include "service/status.h"
@@ -127,10 +128,9 @@ private:
     CrashCleanup crashCleanup_;
     os::Identity announced_; // the last identity serviceStarted was emitted for
     QDateTime startedAt_;    // wall clock, display only
-    // An adopted service is not our child: its exit comes from the kernel (ExitWatch + a
-    // notifier) where it can, else from a look on a cadence.
-    std::unique_ptr<os::ExitWatch> exitWatch_;
-    std::unique_ptr<QObject> exitNotifier_; // QSocketNotifier (POSIX) / QWinEventNotifier
+    // An adopted service is not our child: its exit comes from the kernel where it can, else
+    // from a look on a cadence.
+    std::unique_ptr<ExitNotifier> exitNotifier_;
     os::Identity watched_;
     QTimer aliveTimer_;
     QTimer managedTimer_;     // opencode 2.x: service.json, on a cadence

@@ -1,6 +1,8 @@
 #include "supervision/sweep.h"
 
 #include <algorithm>
+#include <optional>
+#include <unordered_map>
 
 namespace tether::supervision {
 
@@ -47,20 +49,34 @@ bool verify(ProcessTable &table, Tracked &t) {
     return true;
 }
 
-// The group rule, re-checked on a fresh snapshot right before a group signal. Processes the
-// swept ones forked since the plan was made belong to them and do not spoil the group.
-bool groupStillAllSwept(ProcessTable &table, os::Pid pgid, const std::vector<os::Identity> &swept) {
-    const std::vector<os::ProcessInfo> snap = table.snapshot();
-    std::vector<os::Identity> allowed = swept;
-    for (const os::Identity &id : swept) {
-        for (os::Pid d : os::descendants(id.pid, snap)) {
-            const auto it = std::find_if(snap.begin(), snap.end(),
-                                         [&](const os::ProcessInfo &p) { return p.pid == d; });
-            if (it != snap.end()) allowed.push_back({it->pid, it->startTime});
-        }
+// The group rule, re-checked on a fresh snapshot right before the group signals of a step:
+// one snapshot for all the groups of that step (a full snapshot per group was seconds with 30
+// groups among 2,000 processes), taken after the step before it. Processes the swept ones
+// forked since the plan was made belong to them and do not spoil the group.
+class GroupCheck {
+public:
+    GroupCheck(ProcessTable &table, const std::vector<os::Identity> &swept)
+        : snap_(table.snapshot())
+        , allowed_(swept)
+        , self_(selfFrom(snap_, table)) {
+        std::unordered_map<os::Pid, const os::ProcessInfo *> byPid;
+        for (const os::ProcessInfo &p : snap_)
+            byPid.emplace(p.pid, &p);
+        const os::ProcessForest forest(snap_);
+        for (const os::Identity &id : swept)
+            for (os::Pid d : forest.descendants(id.pid))
+                if (const auto it = byPid.find(d); it != byPid.end())
+                    allowed_.push_back({it->second->pid, it->second->startTime});
     }
-    return policy::groupIsAllSwept(pgid, allowed, snap, selfFrom(snap, table));
-}
+    bool allSwept(os::Pid pgid) const {
+        return policy::groupIsAllSwept(pgid, allowed_, snap_, self_);
+    }
+
+private:
+    std::vector<os::ProcessInfo> snap_;
+    std::vector<os::Identity> allowed_;
+    policy::Self self_;
+};
 
 // Signals each pending target individually (identity re-verified by the OS layer). A target
 // found gone at KILL time exited on TERM, unless its group was just sent KILL.
@@ -162,11 +178,13 @@ SweepReport sweep(const policy::SweepPlan &plan, const SweepConfig &config, Proc
         t.pending = verify(table, t);
     std::vector<Tracked *> individually;
     std::vector<os::Pid> termedGroups;
+    std::optional<GroupCheck> termCheck;
+    if (!groups.empty()) termCheck.emplace(table, swept);
     for (auto &[pgid, members] : groups) {
         const bool anyLive =
             std::any_of(members.begin(), members.end(), [&](auto i) { return all[i].pending; });
         std::string error;
-        if (anyLive && groupStillAllSwept(table, pgid, swept) &&
+        if (anyLive && termCheck->allSwept(pgid) &&
             table.signalGroup(pgid, os::Signal::Terminate, &error)) {
             table.signalGroup(pgid, os::Signal::Continue, nullptr);
             termedGroups.push_back(pgid);
@@ -196,9 +214,10 @@ SweepReport sweep(const policy::SweepPlan &plan, const SweepConfig &config, Proc
             if (t.pending) left.push_back(&t);
         }
         std::vector<os::Pid> killedGroups;
+        std::optional<GroupCheck> killCheck;
+        if (!termedGroups.empty()) killCheck.emplace(table, swept);
         for (os::Pid pgid : termedGroups) {
-            if (groupStillAllSwept(table, pgid, swept) &&
-                table.signalGroup(pgid, os::Signal::Kill, nullptr))
+            if (killCheck->allSwept(pgid) && table.signalGroup(pgid, os::Signal::Kill, nullptr))
                 killedGroups.push_back(pgid);
         }
         signalEach(table, left, os::Signal::Kill, killedGroups);

@@ -15,6 +15,7 @@
 // TETHER_E2E_CACHE (scripts/e2e-deps.sh). Prints one line per figure.
 #include "mcp/mcp_monitor.h"
 #include "os/process.h"
+#include "service/exit_notifier.h"
 #include "service/supervisor.h"
 
 #include <QCoreApplication>
@@ -244,9 +245,13 @@ public:
         if (!waitReady(200000)) return fail(QStringLiteral("never healthy with its MCP servers"));
         line(t_.name, QStringLiteral("Tether start -> healthy + MCP rows"), double(t.elapsed()));
 
-        crash();
+        crash(QStringLiteral("crash"));
         freeze();
         adopt();
+        // The same crash of a service Tether adopted (not its child): the kernel's exit
+        // notification instead of QProcess, beside the child's figures above.
+        crash(QStringLiteral("adopted crash"));
+        mcpExit();
         sup_->stop();
         spinUntil([this] { return sup_->status().state == State::Stopped; }, 30000);
         mcp_.reset();
@@ -345,7 +350,7 @@ private:
         return out;
     }
 
-    void crash() {
+    void crash(const QString &what) {
         const auto service = sup_->serviceIdentity();
         const std::vector<os::Identity> children = mcpProcesses();
         qint64 leftHealthy = -1, orphansGone = -1;
@@ -357,6 +362,13 @@ private:
                                          if (from == State::Healthy && leftHealthy < 0)
                                              leftHealthy = t.nsecsElapsed() / 1000;
                                      });
+        // The floor: when the kernel itself reports the service gone (its pidfd readable).
+        qint64 kernelGone = -1;
+        QObject scope;
+        const std::unique_ptr<ExitNotifier> serviceWatch = ExitNotifier::open(*service);
+        if (serviceWatch)
+            QObject::connect(serviceWatch.get(), &ExitNotifier::exited, &scope,
+                             [&] { kernelGone = t.nsecsElapsed() / 1000; });
         t.start();
         os::signalIdentity(*service, os::Signal::Kill);
         const bool ok = spinUntil(
@@ -373,22 +385,49 @@ private:
         QObject::disconnect(conn);
         QObject::disconnect(spawned);
         const double startup = replacement.finish();
-        if (!ok) return fail(QStringLiteral("not healthy after the crash"));
-        line(t_.name, QStringLiteral("crash: SIGKILL -> state change"), leftHealthy / 1000.0,
+        if (!ok) return fail(QStringLiteral("not healthy after the %1").arg(what));
+        line(t_.name, QStringLiteral("%1: SIGKILL -> state change").arg(what), leftHealthy / 1000.0,
              QStringLiteral("< 50 ms"), leftHealthy >= 0 && leftHealthy < 50000);
-        line(t_.name, QStringLiteral("crash: %1 MCP processes gone").arg(children.size()),
+        line(t_.name, QStringLiteral("%1: floor: the kernel has it gone (pidfd)").arg(what),
+             kernelGone / 1000.0);
+        line(t_.name, QStringLiteral("%1: %2 MCP processes gone").arg(what).arg(children.size()),
              orphansGone / 1000.0, QStringLiteral("< 1000 ms"),
              orphansGone >= 0 && orphansGone < 1000000);
-        line(t_.name, QStringLiteral("crash: SIGKILL -> healthy again"), healthyMs);
+        line(t_.name, QStringLiteral("%1: SIGKILL -> healthy again").arg(what), healthyMs);
         if (startup < 0) {
-            unobserved(QStringLiteral("crash"));
+            unobserved(what);
         } else {
-            line(t_.name, QStringLiteral("crash: the replacement's own start-up"), startup);
+            line(t_.name, QStringLiteral("%1: the replacement's own start-up").arg(what), startup);
             const double overhead = healthyMs - double(kBackoffMs) - startup;
-            line(t_.name, QStringLiteral("crash -> healthy - back-off - its start-up"), overhead,
-                 QStringLiteral("< 100 ms"), overhead < 100);
+            line(t_.name, QStringLiteral("%1 -> healthy - back-off - its start-up").arg(what),
+                 overhead, QStringLiteral("< 100 ms"), overhead < 100);
         }
         waitReady(200000);
+    }
+
+    // One MCP server's process killed: its row loses the pid at once (the kernel's exit
+    // notification), not at the next refresh 200 ms later.
+    void mcpExit() {
+        const auto rows = sup_->status().mcp;
+        const auto it = std::find_if(rows.begin(), rows.end(),
+                                     [](const McpChildStatus &m) { return m.pid > 0; });
+        const auto id = it != rows.end() ? os::identityOf(it->pid) : std::nullopt;
+        if (!id) return fail(QStringLiteral("no MCP process to end"));
+        const QString name = it->name;
+        qint64 seenUs = -1;
+        QElapsedTimer t;
+        QObject scope;
+        QObject::connect(sup_.get(), &Supervisor::statusChanged, &scope, [&] {
+            for (const McpChildStatus &m : sup_->status().mcp)
+                if (m.name == name && m.pid != id->pid && seenUs < 0)
+                    seenUs = t.nsecsElapsed() / 1000;
+        });
+        t.start();
+        os::signalIdentity(*id, os::Signal::Kill);
+        if (!spinUntil([&] { return seenUs >= 0; }, 30000, 1))
+            return fail(QStringLiteral("the MCP row kept its pid"));
+        line(t_.name, QStringLiteral("MCP process SIGKILL -> its row changed"), seenUs / 1000.0,
+             QStringLiteral("< 50 ms"), seenUs < 50000);
     }
 
     void freeze() {
@@ -434,6 +473,7 @@ private:
         if (!ok || sup_->status().pid != pid) return fail(QStringLiteral("not adopted"));
         line(t_.name, QStringLiteral("launch -> running service adopted, healthy"),
              double(t.elapsed()));
+        waitReady(200000); // its MCP rows too: the adopted crash below counts them
     }
 };
 
