@@ -93,15 +93,18 @@ Activity applyActivityEvent(Activity a, const ActivityEvent &e, Ms now,
         if (e.part.empty()) break;
         auto it = std::find_if(a.tools.begin(), a.tools.end(),
                                [&](const RunningTool &t) { return t.part == e.part; });
+        // Its real start when the service says it, else the first sighting.
+        const Ms since = e.runningMs >= 0 ? now - e.runningMs : now;
         if (it != a.tools.end()) {
-            if (!e.tool.empty()) it->tool = e.tool; // keep `since`: the call did not restart
+            if (!e.tool.empty()) it->tool = e.tool;
+            it->since = std::min(it->since, since); // the call did not restart
             break;
         }
         if (a.tools.size() >= limits.maxTools) {
             ++a.dropped;
             break;
         }
-        a.tools.push_back(RunningTool{e.session, e.tool, e.part, now});
+        a.tools.push_back(RunningTool{e.session, e.tool, e.part, since});
         markBusy(a, e.session, now, limits);
         break;
     }

@@ -29,6 +29,9 @@ struct ActivityEvent {
     std::string part;      // tool part id (message.part.updated)
     std::string tool;      // tool name as the service names it, e.g. everything_trigger-...
     std::string directory; // the envelope's: where the session works (for a later catch-up)
+    // A tool part's age by the service's clock (its state.time.start) when the event was read;
+    // -1: unknown (pending). A call first seen mid-way is timed from its real start.
+    Ms runningMs = -1;
 };
 
 // What the service says it is doing when asked, not told (opencode 1.x /session/status and

@@ -1,5 +1,6 @@
 #include "service/activity_monitor.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -19,7 +20,7 @@ std::string str(const QJsonValue &v) {
 
 } // namespace
 
-std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data) {
+std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data, qint64 wallNowMs) {
     using K = policy::ActivityEventKind;
     const QJsonDocument doc = QJsonDocument::fromJson(data);
     if (!doc.isObject()) return std::nullopt;
@@ -57,6 +58,16 @@ std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data) 
         out.part = str(part.value(QLatin1String("id")));
         out.tool = str(part.value(QLatin1String("tool")));
         if (out.session.empty()) out.session = str(part.value(QLatin1String("sessionID")));
+        const double start = part.value(QLatin1String("state"))
+                                 .toObject()
+                                 .value(QLatin1String("time"))
+                                 .toObject()
+                                 .value(QLatin1String("start"))
+                                 .toDouble(-1);
+        if (start > 0) {
+            const qint64 wall = wallNowMs >= 0 ? wallNowMs : QDateTime::currentMSecsSinceEpoch();
+            out.runningMs = std::max<qint64>(0, wall - qint64(start)); // clocks apart: just now
+        }
         if (status == QLatin1String("pending"))
             out.kind = K::ToolPending;
         else if (status == QLatin1String("running"))

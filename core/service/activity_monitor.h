@@ -22,7 +22,9 @@ namespace tether {
 // One SSE event's data (opencode's envelope {directory?, payload: {type, properties}}) as the
 // policy's event; empty for what is not JSON or not an event. Its `sync` copies are Other, or
 // every change would count twice.
-std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data);
+// wallNowMs (epoch ms, default now) dates a running tool part against its state.time.start.
+std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data,
+                                                        qint64 wallNowMs = -1);
 
 class ActivityMonitor : public QObject {
     Q_OBJECT

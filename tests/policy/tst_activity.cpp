@@ -9,7 +9,7 @@ using namespace tether::policy;
 namespace {
 ActivityEvent ev(ActivityEventKind k, std::string session = {}, std::string part = {},
                  std::string tool = {}) {
-    return ActivityEvent{k, std::move(session), std::move(part), std::move(tool), {}};
+    return ActivityEvent{k, std::move(session), std::move(part), std::move(tool), {}, -1};
 }
 const std::string kTool = "everything_trigger-long-running-operation";
 } // namespace
@@ -38,6 +38,23 @@ private slots:
                                110000);
         a = applyActivityEvent(a, ev(ActivityEventKind::SessionIdle, "ses_1"), 110001);
         QCOMPARE(describeActivity(a, 110001), std::string("idle"));
+    }
+
+    // A call first seen mid-way (a Tether restart, then an update of its part) is timed from
+    // the start the service gives, not from the sighting.
+    void aToolPartsOwnStartDatesIt() {
+        Activity a;
+        ActivityEvent running = ev(ActivityEventKind::ToolRunning, "ses_1", "prt_1", kTool);
+        running.runningMs = 45000;
+        a = applyActivityEvent(a, running, 100000);
+        QCOMPARE(describeActivity(a, 100000),
+                 std::string("busy: 1 session, tool " + kTool + " for 45 s"));
+        // Seen first without its start (pending), then with it: the earlier start wins.
+        Activity b;
+        b = applyActivityEvent(b, ev(ActivityEventKind::ToolPending, "ses_1", "prt_1", kTool),
+                               100000);
+        b = applyActivityEvent(b, running, 100500);
+        QCOMPARE(b.tools.at(0).since, Ms(100500 - 45000));
     }
 
     // What the stream said after the connect is newer than the snapshot's answers.

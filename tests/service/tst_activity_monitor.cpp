@@ -312,6 +312,14 @@ private slots:
         QVERIFY(err);
         QCOMPARE(int(err->kind), int(policy::ActivityEventKind::ToolEnded));
         QCOMPARE(err->session, std::string("ses_A"));
+        // A running part carries its start (epoch ms): its age by the service's clock.
+        const auto running = parseActivityEvent(
+            R"({"directory":"/p","payload":{"type":"message.part.updated","properties":{"part":{"id":"prt_1","sessionID":"ses_A","type":"tool","tool":"t","state":{"status":"running","time":{"start":1000000}}}}}})",
+            1045000);
+        QVERIFY(running);
+        QCOMPARE(running->runningMs, qint64(45000));
+        QCOMPARE(running->directory, std::string("/p"));
+        QCOMPARE(parseActivityEvent(toolPart("pending"))->runningMs, qint64(-1));
     }
 };
 
