@@ -27,8 +27,10 @@ void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColou
                          .arg(stateColour.name(), m.statusLine.toHtmlEscaped()));
     detail_->setText(m.detailLine);
     detail_->setVisible(!m.detailLine.isEmpty());
-    activity_->setText(m.activityLine);
-    activity_->setVisible(!m.activityLine.isEmpty());
+    // What it does (working), or why it failed: plain text, as readable as the status line.
+    const QString third = m.activityLine.isEmpty() ? m.failureLine : m.activityLine;
+    activity_->setText(third);
+    activity_->setVisible(!third.isEmpty());
 }
 
 QSize MenuStatusWidget::sizeHint() const {

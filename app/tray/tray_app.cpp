@@ -90,8 +90,6 @@ void TrayApp::buildMenu() {
     open_ = menu_.addAction(tr("Open in browser"), this, [this] {
         QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url));
     });
-    failureLine_ = menu_.addAction(QString());
-    failureLine_->setEnabled(false);
     tryAgain_ = menu_.addAction(tr("Try again"), this, [this] { runtime_->supervisor()->start(); });
     useFreePort_ = menu_.addAction(QString(), this, &TrayApp::useFreePort);
     showLog_ = menu_.addAction(tr("Show log"), this, &TrayApp::showLog);
@@ -174,9 +172,7 @@ void TrayApp::refresh() {
         restart_->setText(m.restartLabel);
         orphans_->setVisible(m.orphanCount > 0);
         orphans_->setText(m.orphanLabel);
-        failureLine_->setText(m.failureLine);
-        failureLine_->setToolTip(st.failure.cause);
-        failureLine_->setVisible(!m.failureLine.isEmpty());
+        statusWidget_->setToolTip(st.failure.cause); // the whole cause; the menu line is cut
         tryAgain_->setVisible(m.tryAgainEnabled);
         showLog_->setVisible(m.showLogEnabled);
         useFreePort_->setText(m.useFreePortLabel);

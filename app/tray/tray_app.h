@@ -62,7 +62,6 @@ private:
     QAction *restart_ = nullptr;
     QAction *orphans_ = nullptr;
     // Failed: the cause, and what can be done (wired in buildFailureItems).
-    QAction *failureLine_ = nullptr;
     QAction *tryAgain_ = nullptr;
     QAction *showLog_ = nullptr;
     QAction *useFreePort_ = nullptr;

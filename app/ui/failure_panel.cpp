@@ -59,7 +59,10 @@ void FailurePanel::setStatus(const ServiceStatus &st) {
     const bool shown = st.state == policy::State::Failed && !f.isEmpty();
     setVisible(shown);
     if (!shown) return;
-    cause_->setText(f.cause);
+    // A sentence on its own here (the policy writes it to follow "failed: ").
+    QString sentence = f.cause;
+    if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
+    cause_->setText(sentence);
     log_->setText(f.serviceLog.join(QLatin1Char('\n')));
     log_->setVisible(!f.serviceLog.isEmpty());
     logPath_ = f.logPath;

@@ -119,8 +119,13 @@ QString stateStep(const ServiceStatus &st, const QDateTime &now) {
     case State::Stopping:
         return tr("Stopping: waiting for the service to exit.");
     case State::Failed:
-        return st.lastError.isEmpty() ? tr("Tether gave up.")
-                                      : tr("Tether gave up: %1").arg(st.lastError);
+        // The failure panel below says why in the service's words; this line says what Tether
+        // did and what a person does next.
+        if (!st.failure.cause.isEmpty())
+            return tr("Tether stopped trying to start it. Fix the cause below, then press Try "
+                      "again.");
+        return st.lastError.isEmpty() ? tr("Tether stopped trying to start it.")
+                                      : tr("Tether stopped trying: %1.").arg(st.lastError);
     }
     return QString();
 }

@@ -1043,9 +1043,10 @@ void Machine::scheduleRestart(const std::string &reason) {
     }
     const RestartDecision d = decideRestart(s_.budget, now_, timings());
     if (d.giveUp) {
-        fail("gave up after " + std::to_string(s_.budget.failures.size()) +
-                 " crashes or failed starts within " +
-                 std::to_string(timings().burstWindowMs / 1000) + " s; last: " + reason,
+        fail("gave up after " +
+                 countOf((long long)s_.budget.failures.size(), "crash or failed start",
+                         "crashes or failed starts") +
+                 " within " + durationWords(timings().burstWindowMs) + "; last: " + reason,
              NoticeKind::GaveUp,
              crashText(reason) + " It failed " +
                  countOf((long long)s_.budget.failures.size(), "time", "times") + " within " +
