@@ -2,6 +2,7 @@
 
 #include "control/control_client.h"
 #include "control/verbs.h"
+#include "policy/notice.h"
 #include "shell/cleanup_once.h"
 #include "shell/console.h"
 #include "shell/diagnostics.h"
@@ -152,7 +153,9 @@ QString describeStatus(const QJsonObject &s) {
             QStringLiteral("\nstart at login: ") + login.value(QLatin1String("detail")).toString();
     const int orphans = s.value(QLatin1String("orphans")).toArray().size();
     if (orphans > 0)
-        line += QStringLiteral("\n%1 orphaned MCP process(es): run `tether cleanup`").arg(orphans);
+        line += QStringLiteral("\n%1: run `tether cleanup`")
+                    .arg(QString::fromStdString(policy::countOf(orphans, "orphaned MCP process",
+                                                                "orphaned MCP processes")));
     return line;
 }
 

@@ -1,5 +1,6 @@
 #include "tray/tray_menu_model.h"
 
+#include "policy/notice.h"
 #include "ui/format.h"
 
 #include <QCoreApplication>
@@ -104,7 +105,9 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         m.tooltip +=
             QLatin1Char('\n') + tr("Installed version %1 differs").arg(st.installedVersion);
     if (!st.orphans.isEmpty())
-        m.tooltip += QLatin1Char('\n') + tr("%1 orphaned process(es)").arg(st.orphans.size());
+        m.tooltip += QLatin1Char('\n') +
+                     QString::fromStdString(policy::countOf(
+                         st.orphans.size(), "orphaned MCP process", "orphaned MCP processes"));
     // Failed says what went wrong in the service's own words (failure.cause), else the machine's.
     const bool failed = st.state == State::Failed;
     const QString cause = !st.failure.cause.isEmpty() ? st.failure.cause : st.lastError;

@@ -1,5 +1,7 @@
 #include "ui/format.h"
 
+#include "policy/notice.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 
@@ -174,11 +176,16 @@ EventLine eventLine(const QString &logLine, const QDateTime &now) {
                    .arg(m.captured(1), outcomeText(m.captured(2)), m.captured(3));
     } else if ((m = scanRe.match(text)).hasMatch()) {
         const int n = m.captured(1).toInt();
-        text =
-            n == 0 ? QString() : tr("Found %1 orphaned MCP process(es) from an earlier run").arg(n);
+        text = n == 0 ? QString()
+                      : tr("Found %1 from an earlier run")
+                            .arg(QString::fromStdString(policy::countOf(n, "orphaned MCP process",
+                                                                        "orphaned MCP processes")));
     } else if ((m = endedRe.match(text)).hasMatch()) {
         const int n = m.captured(2).toInt();
-        text = n == 0 ? QString() : tr("Removed %1 MCP process(es) the service left behind").arg(n);
+        text = n == 0 ? QString()
+                      : tr("Removed %1 the service left behind")
+                            .arg(QString::fromStdString(
+                                policy::countOf(n, "MCP process", "MCP processes")));
     } else if ((m = helloRe.match(text)).hasMatch()) {
         text = tr("Tether %1 started (%2 service, port %3)")
                    .arg(m.captured(1), m.captured(2), m.captured(3));
