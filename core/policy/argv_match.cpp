@@ -25,17 +25,45 @@ bool contains(const char *const *begin, const char *const *end, const std::strin
     return std::any_of(begin, end, [&](const char *x) { return s == x; });
 }
 
+// Windows: one separator, ASCII case folded (NTFS names compare case-insensitively).
+std::string folded(const std::string &path, PathStyle style) {
+    if (style == PathStyle::Posix) return path;
+    std::string out = path;
+    for (char &c : out) {
+        if (c == '\\') c = '/';
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    }
+    return out;
+}
+
+// Windows runs `node` as node.exe and `npx` as npx.cmd: the name without what PATHEXT adds.
+std::string withoutRunExtension(const std::string &name, PathStyle style) {
+    if (style == PathStyle::Posix) return name;
+    for (const char *ext : {".exe", ".cmd", ".bat", ".com"}) {
+        const std::size_t n = std::char_traits<char>::length(ext);
+        if (name.size() > n && name.compare(name.size() - n, n, ext) == 0)
+            return name.substr(0, name.size() - n);
+    }
+    return name;
+}
+
 // A configured program is an absolute/relative path (compare whole) or a bare name that the
 // service resolved through PATH (compare the basename of what actually runs).
-bool programMatches(const std::string &actual, const std::string &configured) {
-    if (configured.find_first_of("/\\") != std::string::npos) return actual == configured;
-    return basename(actual) == configured;
+bool programMatches(const std::string &actualPath, const std::string &configuredPath,
+                    PathStyle style) {
+    const std::string actual = folded(actualPath, style);
+    const std::string configured = folded(configuredPath, style);
+    if (configured.find_first_of("/\\") != std::string::npos)
+        return actual == configured ||
+               withoutRunExtension(actual, style) == withoutRunExtension(configured, style);
+    return basename(actual) == configured ||
+           withoutRunExtension(basename(actual), style) == withoutRunExtension(configured, style);
 }
 
 // argv[from..] == command[1..], with argv[from] matching the program.
 bool matchesAt(const std::vector<std::string> &argv, std::size_t from,
-               const std::vector<std::string> &command) {
-    if (argv.size() - from != command.size() || !programMatches(argv[from], command[0]))
+               const std::vector<std::string> &command, PathStyle style) {
+    if (argv.size() - from != command.size() || !programMatches(argv[from], command[0], style))
         return false;
     return std::equal(command.begin() + 1, command.end(), argv.begin() + from + 1);
 }
@@ -56,9 +84,11 @@ std::vector<std::string> words(const std::vector<std::string> &argv) {
 
 // `npx -y pkg a b`: the launcher runs as "npm exec pkg a b" (or node .../npx-cli.js -y pkg a b):
 // the package name must appear after the first word and the arguments must end the argv.
-bool launcherMatches(const std::vector<std::string> &argv,
-                     const std::vector<std::string> &command) {
-    if (!contains(std::begin(kLaunchers), std::end(kLaunchers), basename(command[0]))) return false;
+bool launcherMatches(const std::vector<std::string> &argv, const std::vector<std::string> &command,
+                     PathStyle style) {
+    if (!contains(std::begin(kLaunchers), std::end(kLaunchers),
+                  withoutRunExtension(basename(folded(command[0], style)), style)))
+        return false;
     std::size_t pkg = 1;
     while (pkg < command.size() &&
            (command[pkg].rfind('-', 0) == 0 ||
@@ -77,13 +107,14 @@ bool launcherMatches(const std::vector<std::string> &argv,
 
 } // namespace
 
-ArgvMatch matchArgv(const std::vector<std::string> &argv, const std::vector<std::string> &command) {
+ArgvMatch matchArgv(const std::vector<std::string> &argv, const std::vector<std::string> &command,
+                    PathStyle style) {
     if (argv.empty() || command.empty() || command[0].empty()) return ArgvMatch::None;
-    if (matchesAt(argv, 0, command)) return ArgvMatch::Exact;
+    if (matchesAt(argv, 0, command, style)) return ArgvMatch::Exact;
     if (argv.size() > command.size() && argv.size() - command.size() <= kMaxInterpreterWords &&
-        matchesAt(argv, argv.size() - command.size(), command))
+        matchesAt(argv, argv.size() - command.size(), command, style))
         return ArgvMatch::Interpreter;
-    if (launcherMatches(argv, command)) return ArgvMatch::Launcher;
+    if (launcherMatches(argv, command, style)) return ArgvMatch::Launcher;
     return ArgvMatch::None;
 }
 

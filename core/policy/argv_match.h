@@ -12,10 +12,22 @@ namespace tether::policy {
 
 enum class ArgvMatch { None, Launcher, Interpreter, Exact }; // weakest to strongest
 
-ArgvMatch matchArgv(const std::vector<std::string> &argv, const std::vector<std::string> &command);
+// How program paths compare. Windows: `\` and `/` are one separator, case does not matter, and
+// a configured `node` (or `npx`) is the `node.exe` (`npx.cmd`) that runs; the process table
+// shows `C:\...\node.exe` where the configuration says `C:/.../node` or just `node`.
+enum class PathStyle { Posix, Windows };
+#if defined(_WIN32)
+inline constexpr PathStyle kNativePathStyle = PathStyle::Windows;
+#else
+inline constexpr PathStyle kNativePathStyle = PathStyle::Posix;
+#endif
+
+ArgvMatch matchArgv(const std::vector<std::string> &argv, const std::vector<std::string> &command,
+                    PathStyle style = kNativePathStyle);
 inline bool argvMatchesCommand(const std::vector<std::string> &argv,
-                               const std::vector<std::string> &command) {
-    return matchArgv(argv, command) != ArgvMatch::None;
+                               const std::vector<std::string> &command,
+                               PathStyle style = kNativePathStyle) {
+    return matchArgv(argv, command, style) != ArgvMatch::None;
 }
 
 } // namespace tether::policy

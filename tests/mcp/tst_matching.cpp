@@ -96,6 +96,52 @@ private slots:
         QCOMPARE(int(matchArgv(a, c)), expected);
     }
 
+    // What the Windows process table shows against what a person configures: separators,
+    // case and the extension PATHEXT adds are not differences there (and are on POSIX).
+    void windowsPaths_data() {
+        QTest::addColumn<QStringList>("argv");
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<int>("windows");
+        QTest::addColumn<int>("posix");
+        const int none = int(ArgvMatch::None), exact = int(ArgvMatch::Exact),
+                  interp = int(ArgvMatch::Interpreter), launcher = int(ArgvMatch::Launcher);
+        QTest::newRow("slashes and case")
+            << QStringList{R"(Z:\work\build\tether.exe)", "demo-mcp", "demo-1"}
+            << QStringList{"z:/work/build/tether.exe", "demo-mcp", "demo-1"} << exact << none;
+        QTest::newRow("configured without .exe")
+            << QStringList{R"(C:\Tools\mcp-server.exe)", "--stdio"}
+            << QStringList{"C:/Tools/mcp-server", "--stdio"} << exact << none;
+        QTest::newRow("bare node is node.exe")
+            << QStringList{R"(C:\Program Files\nodejs\node.exe)", R"(C:\srv\weather.js)"}
+            << QStringList{"node", R"(C:\srv\weather.js)"} << exact << none;
+        QTest::newRow("script run by node.exe")
+            << QStringList{R"(C:\Program Files\nodejs\node.exe)", R"(C:\srv\weather.js)", "--port",
+                           "0"}
+            << QStringList{"C:/srv/weather.js", "--port", "0"} << interp << none;
+        QTest::newRow("npx.cmd is npx")
+            << QStringList{"npm exec @mcp/server-filesystem C:/tmp"}
+            << QStringList{"npx.cmd", "-y", "@mcp/server-filesystem", "C:/tmp"} << launcher << none;
+        QTest::newRow("another program stays another")
+            << QStringList{R"(C:\Tools\mcp-server-x.exe)", "--stdio"}
+            << QStringList{"C:/Tools/mcp-server", "--stdio"} << none << none;
+        QTest::newRow("arguments keep their case")
+            << QStringList{R"(C:\Tools\srv.exe)", "--Name", "A"}
+            << QStringList{"C:/Tools/srv.exe", "--name", "a"} << none << none;
+    }
+    void windowsPaths() {
+        QFETCH(QStringList, argv);
+        QFETCH(QStringList, command);
+        QFETCH(int, windows);
+        QFETCH(int, posix);
+        Argv a, c;
+        for (const QString &s : argv)
+            a.push_back(s.toStdString());
+        for (const QString &s : command)
+            c.push_back(s.toStdString());
+        QCOMPARE(int(matchArgv(a, c, tether::policy::PathStyle::Windows)), windows);
+        QCOMPARE(int(matchArgv(a, c, tether::policy::PathStyle::Posix)), posix);
+    }
+
     void demoChildrenMatchExactly() {
         const auto snap = withService({
             proc(201, kService, {"/abs/tether", "demo-mcp", "--name", "demo-1"}, 600, 1000, 5),
