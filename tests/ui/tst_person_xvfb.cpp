@@ -13,6 +13,7 @@
 #include "tray/menu_status.h"
 #include "tray/tray_app.h"
 #include "tray/tray_icons.h"
+#include "ui/failure_panel.h"
 #include "ui/status_window.h"
 
 #include <QApplication>
@@ -380,6 +381,38 @@ private slots:
                      2000),
                  "the tray icon does not show Stopping");
         QVERIFY(waitFor([this] { return status().state == State::Stopped; }, 15000));
+    }
+
+    // Issue 16 (2): Failed said "gave up after 5 failed starts" while the cause was only in the
+    // service log. Now the menu (on the real tray) and the window carry the service's own line.
+    void aFailedServiceSaysItsOwnErrorLine() {
+        QVERIFY(waitFor([this] { return status().state == State::Stopped; }, 15000));
+        Settings bad = runtime_->settings().settings;
+        bad.arguments = QStringList{QStringLiteral("--bogus")};
+        bad.timings.burst = 1; // give up at the first failed start
+        runtime_->applySettings(bad);
+        runtime_->supervisor()->start();
+        QVERIFY2(waitFor([this] { return status().state == State::Failed; }, 30000),
+                 policy::toString(status().state));
+        const QString line = QStringLiteral("Unknown option 'bogus'");
+        QMenu *menu = trayMenu();
+        QVERIFY(menu);
+        auto *block = menu->findChild<MenuStatusWidget *>();
+        QVERIFY(block);
+        QVERIFY2(waitFor([&] { return block->statusText().contains(line); }, 3000),
+                 qPrintable(block->statusText()));
+        QVERIFY(action(menu, [](const QString &t) { return t == QLatin1String("Try again"); }));
+        tray_->showStatusWindow();
+        ui::StatusWindow *w = topLevel<ui::StatusWindow>([](ui::StatusWindow *) { return true; });
+        QVERIFY(w);
+        auto *panel = w->findChild<ui::FailurePanel *>();
+        QVERIFY(panel);
+        QVERIFY2(
+            waitFor([&] { return panel->isVisible() && panel->causeText().contains(line); }, 3000),
+            qPrintable(panel->causeText()));
+        QVERIFY2(w->screen()->availableGeometry().contains(w->frameGeometry()),
+                 "the failed window does not fit the screen at 2x");
+        grabScreen(QStringLiteral("person-2x-failed.png"));
     }
 };
 
