@@ -130,7 +130,7 @@ private slots:
         Supervisor *sup = make(shortTimings(port));
         sup->start();
         QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
-        const FailureStatus &f = sup->status().failure;
+        const FailureStatus f = sup->status().failure; // a copy: sup goes before its last use
         QVERIFY(f.portHeld);
         QVERIFY2(f.cause.startsWith(QStringLiteral("port %1 is held by ").arg(port)),
                  qPrintable(f.cause));

@@ -405,7 +405,8 @@ private slots:
                  qPrintable(dump()));
         QElapsedTimer t;
         qint64 seenAfter = -1;
-        connect(second, &Supervisor::stateChanged, this, [&](State from, State) {
+        QObject scope; // the connection ends with this test, before t and seenAfter do
+        connect(second, &Supervisor::stateChanged, &scope, [&](State from, State) {
             if (from == State::Healthy && seenAfter < 0) seenAfter = t.elapsed();
         });
         t.start();
