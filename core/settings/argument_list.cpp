@@ -1,5 +1,7 @@
 #include "settings/argument_list.h"
 
+#include <algorithm>
+
 namespace tether {
 
 ArgumentList parseArgumentList(const QString &text) {
@@ -33,14 +35,23 @@ ArgumentList parseArgumentList(const QString &text) {
 QString joinArgumentList(const QStringList &arguments) {
     QStringList parts;
     for (QString a : arguments) {
+        // Plain when the parser reads it back as is: not empty, no quote, no space of any kind
+        // (the parser splits on every QChar::isSpace, newlines included).
         const bool plain = !a.isEmpty() && !a.contains(QLatin1Char('"')) &&
-                           !a.contains(QLatin1Char(' ')) && !a.contains(QLatin1Char('\t'));
+                           std::none_of(a.cbegin(), a.cend(), [](QChar c) { return c.isSpace(); });
         if (plain) {
             parts << a;
             continue;
         }
+        // Backslashes at the end stay outside the quotes: before the closing quote they would
+        // read as \" (a quote inside the argument) and leave the quote open.
+        qsizetype end = a.size();
+        while (end > 0 && a.at(end - 1) == QLatin1Char('\\'))
+            --end;
+        const QString trailing = a.mid(end);
+        a.truncate(end);
         a.replace(QLatin1String("\""), QLatin1String("\\\""));
-        parts << QLatin1Char('"') + a + QLatin1Char('"');
+        parts << QLatin1Char('"') + a + QLatin1Char('"') + trailing;
     }
     return parts.join(QLatin1Char(' '));
 }

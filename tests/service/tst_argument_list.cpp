@@ -51,6 +51,42 @@ private slots:
             QCOMPARE(parseArgumentList(joinArgumentList(args)).arguments, args);
     }
 
+    // Found by fuzz_settings: an argument ending in a backslash came back with its quote open,
+    // and one holding a newline came back as two.
+    void joinRoundTripsEveryArgument() {
+        const QStringList hard{QStringLiteral("C:\\dir with space\\"),
+                               QStringLiteral("a\nb"),
+                               QStringLiteral("x\\\""),
+                               QStringLiteral("\\ \\"),
+                               QString(),
+                               QStringLiteral("tab\there"),
+                               QString(QChar(0))};
+        QCOMPARE(parseArgumentList(joinArgumentList(hard)).arguments, hard);
+        // Seeded random arguments from the characters that matter to the syntax.
+        const QString alphabet =
+            QStringLiteral("ab\\\" \t\n\r\v,-=") + QChar(0) + QChar(0x2028) + QChar(0xa0);
+        const quint32 seed = qEnvironmentVariableIsSet("TETHER_MODEL_SEED")
+                                 ? quint32(qEnvironmentVariableIntValue("TETHER_MODEL_SEED"))
+                                 : 20261201u;
+        QRandomGenerator rng(seed);
+        for (int round = 0; round < 20000; ++round) {
+            QStringList args;
+            for (int n = int(rng.bounded(5)); n > 0; --n) {
+                QString a;
+                for (int k = int(rng.bounded(8)); k > 0; --k)
+                    a += alphabet.at(int(rng.bounded(quint32(alphabet.size()))));
+                args << a;
+            }
+            const QString text = joinArgumentList(args);
+            const ArgumentList back = parseArgumentList(text);
+            QVERIFY2(back.error.isEmpty() && back.arguments == args,
+                     qPrintable(QStringLiteral("seed %1 round %2: [%3] -> %4")
+                                    .arg(seed)
+                                    .arg(round)
+                                    .arg(args.join(QStringLiteral("|")), text)));
+        }
+    }
+
     void theIniFileReadsWhatAPersonWrites() {
         // The issue: `arguments=--mcp 3` silently became one argument.
         QCOMPARE(loadedArguments("arguments=--mcp 3"), (QStringList{"--mcp", "3"}));
