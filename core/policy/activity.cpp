@@ -130,10 +130,16 @@ Activity applyActivitySnapshot(Activity a, const ActivitySnapshot &s, Ms now,
             return contains(s.busySessions, session) && !contains(a.idleSessions, session);
         };
         for (const ActivitySnapshotTool &t : s.tools) {
-            if (t.part.empty() || !busy(t.session) || contains(a.seenParts, t.part)) continue;
-            const bool known = std::any_of(a.tools.begin(), a.tools.end(),
-                                           [&](const RunningTool &r) { return r.part == t.part; });
-            if (known) continue;
+            if (t.part.empty() || !busy(t.session)) continue;
+            // One the stream already shows: the service's start dates it (a re-sent running
+            // part may come without its start, and was then timed from its sighting).
+            const auto known = std::find_if(a.tools.begin(), a.tools.end(),
+                                            [&](const RunningTool &r) { return r.part == t.part; });
+            if (known != a.tools.end()) {
+                if (t.runningMs > 0) known->since = std::min(known->since, now - t.runningMs);
+                continue;
+            }
+            if (contains(a.seenParts, t.part)) continue; // the stream ended it since
             if (a.tools.size() >= limits.maxTools) {
                 ++a.dropped;
                 continue;

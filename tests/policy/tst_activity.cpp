@@ -74,7 +74,8 @@ private slots:
         a = applyActivitySnapshot(a, s, 20);
         QCOMPARE(a.tools.size(), std::size_t(1));
         QCOMPARE(a.tools[0].part, std::string("prt_3"));
-        QCOMPARE(a.tools[0].since, Ms(12));
+        // Still running, and the service says since when: its start, not the sighting.
+        QCOMPARE(a.tools[0].since, Ms(20 - 9000));
         // ses_1 is still busy by the snapshot (its tool ended, the turn goes on); ses_2 is idle
         QCOMPARE(busySessionCount(a), std::size_t(2));
     }
