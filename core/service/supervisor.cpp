@@ -240,7 +240,12 @@ void Supervisor::followActivity() {
     refreshActivityStatus();
 }
 
-void Supervisor::refreshActivityStatus() {
+const ServiceStatus &Supervisor::status() const {
+    status_.activity = activityStatus();
+    return status_;
+}
+
+ActivityStatus Supervisor::activityStatus() const {
     const policy::Activity &a = activity_->activity();
     const Ms now = config_.clock();
     ActivityStatus out;
@@ -250,7 +255,12 @@ void Supervisor::refreshActivityStatus() {
         out.runningTools.append(RunningToolStatus{q(t.session), q(t.tool), now - t.since});
     out.summary =
         out.followed || policy::isBusy(a) ? q(policy::describeActivity(a, now)) : QString();
-    status_.activity = out;
+    return out;
+}
+
+void Supervisor::refreshActivityStatus() {
+    const policy::Activity &a = activity_->activity();
+    status_.activity = activityStatus();
     if (policy::runsToolCalls(a) && !activityTick_.isActive())
         activityTick_.start();
     else if (!policy::runsToolCalls(a))

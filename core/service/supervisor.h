@@ -64,7 +64,9 @@ public:
     explicit Supervisor(Config config, QObject *parent = nullptr);
     ~Supervisor() override;
 
-    const ServiceStatus &status() const { return status_; }
+    // The activity's ages are those at the time of asking: a copy refreshed only by the
+    // once-a-second tick answered `status --json` with an age up to a second old.
+    const ServiceStatus &status() const;
     const Config &config() const { return config_; }
     QUrl baseUrl() const;
     QByteArray authorization() const; // empty when the service needs none
@@ -115,13 +117,14 @@ private:
     void probe(const policy::SendProbe &p, const QString &password);
     void watchManagedRegistration();
     void followActivity();        // the stream of the tracked service, when its profile has one
-    void refreshActivityStatus(); // status_.activity from the monitor, on the clock
-    void recordInterruption();    // work is being cut short: keep and announce what ran
+    void refreshActivityStatus(); // status_.activity now, and the tick while a tool runs
+    ActivityStatus activityStatus() const; // from the monitor, on the clock
+    void recordInterruption();             // work is being cut short: keep and announce what ran
     void watchAdoptedExit();
     void refreshFailure(); // status_.failure when Failed: the cause, the log, the port doctor
 
     Config config_;
-    ServiceStatus status_;
+    mutable ServiceStatus status_; // status() refreshes its activity ages
     QNetworkAccessManager *nam_ = nullptr;
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;

@@ -316,6 +316,42 @@ private slots:
 
     // With stopServiceOnQuit a quit is a stop: refused while a tool call runs, named, and
     // Tether stays; --force quits and stops.
+    // The age a status answer gives is the age when it was asked, not when Tether last
+    // refreshed its display (once a second while a tool runs): a client that asks twice
+    // within a second sees the call grow by the time between its questions.
+    void aToolCallsAgeIsCurrentInEveryAnswer() {
+        QVERIFY(startTool(60));
+        QJsonObject s;
+        QVERIFY2(waitFor([](const QJsonObject &st) { return runningTools(st) == 1; }, 5000, &s),
+                 QJsonDocument(s).toJson().constData());
+        const auto age = [](const QJsonObject &st) {
+            return st.value(QLatin1String("activity"))
+                .toObject()
+                .value(QLatin1String("runningTools"))
+                .toArray()
+                .at(0)
+                .toObject()
+                .value(QLatin1String("runningMs"))
+                .toInteger();
+        };
+        // Five pairs 150 ms apart: with a cached age, a pair inside one refresh second shows
+        // no growth, and all five straddling a refresh is unlikely (about 1 in 2,000).
+        for (int pair = 0; pair < 5; ++pair) {
+            const qint64 first = age(status());
+            QElapsedTimer between;
+            between.start();
+            QTest::qWait(150);
+            const qint64 gap = between.elapsed(); // before the second question is asked
+            const qint64 second = age(status());
+            QVERIFY2(second - first >= gap,
+                     qPrintable(QStringLiteral("pair %1: %2 ms then %3 ms, %4 ms apart")
+                                    .arg(pair)
+                                    .arg(first)
+                                    .arg(second)
+                                    .arg(gap)));
+        }
+    }
+
     void aQuitThatStopsTheServiceNeedsForce() {
         const qint64 pid = qint64(status().value(QLatin1String("pid")).toDouble());
         QVERIFY(startTool(60));
