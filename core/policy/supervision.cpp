@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 namespace tether::policy {
 
@@ -365,6 +366,7 @@ void Machine::beginStart() {
     }
     cancelTimer(Timer::Restart);
     cancelTimer(Timer::Resolve);
+    s_.leftRunning.clear(); // a new attempt: what an earlier stop left is in the log
     s_.phase = Phase::Resolving;
     s_.failure.clear();
     emit(GatherStartupFacts{s_.config.port});
@@ -952,6 +954,9 @@ void Machine::on(const Verified &v) {
             log(pidText(svc.id.pid) +
                 " is alive but does not hold the service's port: not the service; not "
                 "signalled, registration dropped");
+            s_.leftRunning = pidText(svc.id.pid) + " was left running: it does not hold port " +
+                             std::to_string(svc.port) +
+                             ", so Tether cannot verify it is the service and did not signal it";
             runPlan(false, false);
         } else {
             // Gone (or its pid reused): what it left behind is still cleaned.
@@ -1015,8 +1020,13 @@ void Machine::on(const StopPlanDone &d) {
 // last intent.
 void Machine::serviceEnded() {
     const StopCause cause = s_.stopCause;
+    const std::string leftRunning = std::exchange(s_.leftRunning, {});
     if (!mayStart()) {
-        goIdle(cause == StopCause::User ? "stopped on request" : "stopped");
+        // Not "stopped" while the process a person may take for the service still runs.
+        if (!leftRunning.empty())
+            fail(leftRunning);
+        else
+            goIdle(cause == StopCause::User ? "stopped on request" : "stopped");
         return;
     }
     if (s_.quitting) { // leaving a service running: a replacement now, no back-off

@@ -79,6 +79,30 @@ bool touched(World &w, sim::Role role) {
     return false;
 }
 
+// "Advance 596;Start;..." as the random driver prints a shrunk sequence; empty on a typo.
+std::vector<Action> parseActions(const QString &sequence) {
+    static const QStringList names = {
+        "Advance",     "Start",        "Stop",     "Restart",   "QuitKeep", "QuitStop",
+        "TetherCrash", "TetherLaunch", "Settings", "Stall",     "Sleep",    "Jump",
+        "GapEvent",    "StaleAnswer",  "Crash",    "Freeze",    "Cont",     "Busy",
+        "Exit0",       "NextSpec",     "Decoy",    "DecoyExit", "ForgeReg", "TableErrors",
+        "McpSpawn",    "McpLeave",     "McpExit",  "Quiet"};
+    std::vector<Action> actions;
+    for (const QString &item : sequence.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QStringList f = item.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (!names.contains(f.value(0))) {
+            qWarning("unknown action %s", qPrintable(item));
+            return {};
+        }
+        Action a{Act(names.indexOf(f.value(0)))};
+        a.a = f.value(1).toLongLong();
+        a.b = f.value(2).toLongLong();
+        a.c = f.value(3).toLongLong();
+        actions.push_back(a);
+    }
+    return actions;
+}
+
 std::vector<std::string> ignoredFromEnv() {
     std::vector<std::string> out;
     const QString s = qEnvironmentVariable("TETHER_MODEL_IGNORE");
@@ -115,6 +139,7 @@ private slots:
     void aFrozenServiceIsReplacedThoughItHadAStream();
     void aLiveLoopWithASilentHealthRouteIsReplacedAfterTwoWindows();
     void anUpdateReplacementWaitsUntilNoToolCallRuns();
+    void aStopThatLeavesAnUnverifiablePidSaysSo();
 };
 
 // ---- The random driver
@@ -201,27 +226,25 @@ void TestSupervisionModel::shrunkFindings_data() {
         << QStringLiteral(
                "Start;Crash;NextSpec 151519745 156 35;Advance 289;TableErrors 296;Stop;Start;"
                "Advance 445");
+    // [quit-stop]: a service Tether launched, left running before it bound its port (a
+    // foreign process held it), adopted again, then a quit that stops: rule 3 leaves the pid
+    // unsignalled; the quit said "stopped" while it ran on. Now Failed, naming it.
+    QTest::newRow("quit-stop-leaves-an-unverifiable-launch")
+        << quint64(7000061)
+        << QStringLiteral("NextSpec 2114060801 839 87;Restart;QuitKeep;Decoy 143 840 141;Restart;"
+                          "QuitStop");
+    // [intent-stop]: the same with a plain stop.
+    QTest::newRow("stop-leaves-an-unverifiable-launch")
+        << quint64(7000061)
+        << QStringLiteral("NextSpec 2114060801 839 87;Restart;QuitKeep;Decoy 143 840 141;Restart;"
+                          "Stop;Quiet");
 }
 
 void TestSupervisionModel::shrunkFindings() {
     QFETCH(quint64, seed);
     QFETCH(QString, sequence);
-    static const QStringList names = {
-        "Advance",     "Start",        "Stop",     "Restart",   "QuitKeep", "QuitStop",
-        "TetherCrash", "TetherLaunch", "Settings", "Stall",     "Sleep",    "Jump",
-        "GapEvent",    "StaleAnswer",  "Crash",    "Freeze",    "Cont",     "Busy",
-        "Exit0",       "NextSpec",     "Decoy",    "DecoyExit", "ForgeReg", "TableErrors",
-        "McpSpawn",    "McpLeave",     "McpExit",  "Quiet"};
-    std::vector<Action> actions;
-    for (const QString &item : sequence.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
-        const QStringList f = item.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        Action a{Act(names.indexOf(f.value(0)))};
-        QVERIFY2(names.contains(f.value(0)), qPrintable(item));
-        a.a = f.value(1).toLongLong();
-        a.b = f.value(2).toLongLong();
-        a.c = f.value(3).toLongLong();
-        actions.push_back(a);
-    }
+    const std::vector<Action> actions = parseActions(sequence);
+    QVERIFY(!actions.empty());
     sim::WorldOptions o = sim::modelOptions(seed);
     o.collectLog = true;
     const sim::RunResult r = sim::replay(seed, actions, o);
@@ -650,6 +673,28 @@ void TestSupervisionModel::anUpdateReplacementWaitsUntilNoToolCallRuns() {
         w, [&] { return w.launches() == 2 && healthy(w); }, 8000);
     QVERIFY(clean(w));
     QCOMPARE(w.launches(), 2);
+}
+
+// The shrunk [quit-stop] finding as a person sees it: Tether launched the service, quit leaving
+// it before it bound its port (a foreign process held it), started again and adopted it; a
+// stop cannot verify it (rule 3: it does not hold the port), so it is not signalled, and the
+// state says it was left running rather than "stopped".
+void TestSupervisionModel::aStopThatLeavesAnUnverifiablePidSaysSo() {
+    const std::vector<Action> actions =
+        parseActions(QStringLiteral("NextSpec 2114060801 839 87;Restart;QuitKeep;"
+                                    "Decoy 143 840 141;Restart;Stop;Quiet"));
+    QVERIFY(!actions.empty());
+    World w(7000061, sim::modelOptions(7000061));
+    w.launchTether();
+    for (const Action &a : actions)
+        w.apply(a);
+    QVERIFY2(!w.failed(), w.failure().c_str());
+    const auto &s = w.exec()->state();
+    QCOMPARE(w.exec()->display(), State::Failed);
+    QVERIFY2(s.failure.find("was left running") != std::string::npos &&
+                 s.failure.find("does not hold port") != std::string::npos,
+             s.failure.c_str());
+    QVERIFY(!touched(w, sim::Role::Service)); // never signalled
 }
 
 QTEST_GUILESS_MAIN(TestSupervisionModel)

@@ -781,6 +781,11 @@ void World::checkIntent() {
                 std::find(myChildren_.begin(), myChildren_.end(), p.start) != myChildren_.end())
                 fail("[intent-stop] Stopped, but pid " + std::to_string(p.pid) +
                      " (launched by this Tether) still runs" + where);
+        // Adopted ones too: "stopped" is a lie while the service it tracked still runs.
+        const Proc *p = trackedAtStop_.pid ? proc(trackedAtStop_.pid) : nullptr;
+        if (p && p->alive() && p->start == trackedAtStop_.startTime && p->role == Role::Service)
+            fail("[intent-stop] Stopped, but pid " + std::to_string(p->pid) +
+                 " (the service tracked when the stop was asked) still runs" + where);
     }
 }
 
@@ -1523,6 +1528,7 @@ void World::apply(const Action &a) {
     case Act::Stop:
         tether();
         intent_ = 2;
+        trackedAtStop_ = tracked_;
         feed(policy::StopRequested{});
         return;
     case Act::Restart:

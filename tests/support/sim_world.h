@@ -388,7 +388,8 @@ private:
     std::vector<Pid> possible_;
     std::vector<Ms> autoLaunchesE_; // launches not asked for by the person, since the last ask
     bool userAskedLaunch_ = true;
-    int intent_ = 0; // 0 none, 1 start, 2 stop
+    int intent_ = 0;             // 0 none, 1 start, 2 stop
+    os::Identity trackedAtStop_; // the service Tether tracked when the stop was asked
     std::vector<std::string> log_;
     std::vector<std::string> notices_;
     policy::State shown_ = policy::State::Stopped;
