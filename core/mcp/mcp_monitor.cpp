@@ -257,8 +257,12 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         McpChildStatus &row = rowFor(t.name);
         row.pid = t.rootPid;
         row.rssKiB = t.rssKiB;
-        if (const LedgerEntry *e = known.value(t.rootPid);
-            e && e->process.startTime == t.rootStartTime)
+        // Its age by the OS: one first seen late (a new ledger, an adopted service) has still
+        // run since its start; the ledger's first sighting where the OS cannot tell.
+        if (const std::int64_t age = os::ageMs(t.rootStartTime); age >= 0)
+            row.uptimeMs = age;
+        else if (const LedgerEntry *e = known.value(t.rootPid);
+                 e && e->process.startTime == t.rootStartTime)
             row.uptimeMs = std::max<qint64>(0, now - e->firstSeenMs);
         const auto prev = cpu_.constFind(t.rootPid);
         double cpuPercent = -1; // unknown on the first sample

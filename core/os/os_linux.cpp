@@ -547,6 +547,13 @@ std::uint64_t startTimeNow() {
            static_cast<std::uint64_t>(ts.tv_nsec) * static_cast<std::uint64_t>(ticks) / 1000000000u;
 }
 
+std::int64_t ageMs(std::uint64_t startTime) {
+    const std::uint64_t now = startTimeNow();
+    if (startTime == 0 || now < startTime) return -1;
+    const long ticks = std::max(1L, ::sysconf(_SC_CLK_TCK));
+    return static_cast<std::int64_t>((now - startTime) * 1000u / static_cast<std::uint64_t>(ticks));
+}
+
 std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {
 #if defined(SYS_pidfd_open)
     const int fd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(id.pid), 0u));

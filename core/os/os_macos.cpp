@@ -294,6 +294,12 @@ std::uint64_t startTimeNow() {
     return std::uint64_t(tv.tv_sec) * 1000000u + std::uint64_t(tv.tv_usec);
 }
 
+std::int64_t ageMs(std::uint64_t startTime) {
+    const std::uint64_t now = startTimeNow();
+    if (startTime == 0 || now < startTime) return -1;
+    return std::int64_t((now - startTime) / 1000u); // microseconds
+}
+
 // Written against kqueue(2) / kevent(2), not compiled here: EVFILT_PROC with NOTE_EXIT on a
 // kqueue of its own; the kqueue's fd reads as ready once the event fired.
 std::unique_ptr<ExitWatch> ExitWatch::open(const Identity &id, std::string *error) {

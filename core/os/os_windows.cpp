@@ -378,6 +378,12 @@ std::uint64_t startTimeNow() {
     return fileTimeValue(now);
 }
 
+std::int64_t ageMs(std::uint64_t startTime) {
+    const std::uint64_t now = startTimeNow();
+    if (startTime == 0 || now < startTime) return -1;
+    return static_cast<std::int64_t>((now - startTime) / 10000u); // FILETIME: 100 ns units
+}
+
 Pid currentPid() {
     return Pid(GetCurrentProcessId());
 }

@@ -142,6 +142,9 @@ bool resumeSuspended(Pid pid, std::string *error = nullptr);
 // The start-time token (as ProcessInfo::startTime) a process starting now would get: a process
 // whose token is greater started after this call. 0 when unknown.
 std::uint64_t startTimeNow();
+// How long ago a process with this start-time token started, in milliseconds (the OS's own
+// count, so it holds for a process Tether first saw late); -1 when unknown.
+std::int64_t ageMs(std::uint64_t startTime);
 
 Pid currentPid();
 Pid currentProcessGroup(); // 0 on Windows

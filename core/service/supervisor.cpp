@@ -371,7 +371,9 @@ void Supervisor::refreshStatus() {
         announced_ = {};
     } else if (svc->id.pid > 0 && svc->id != announced_) {
         announced_ = svc->id;
-        status_.startedAt = QDateTime::currentDateTime();
+        // Its start by the OS: an adopted service has run since before this Tether.
+        const std::int64_t age = os::ageMs(svc->id.startTime);
+        status_.startedAt = QDateTime::currentDateTime().addMSecs(-std::max<std::int64_t>(0, age));
         status_.mcp.clear();
         if (svc->ourChild) ports_->registrations.setLaunchedPid(svc->id.pid);
         emit serviceStarted(svc->id);

@@ -985,6 +985,42 @@ private slots:
         QCOMPARE(httpGet(QStringLiteral("127.0.0.1"), port_, "/global/health", auth), 200);
     }
 
+    // j. A Tether that adopts a running service (its own earlier launch) says how long the
+    // service and its MCP servers have run, not how long it has watched them: its MCP ledger is
+    // gone here, as on a new data directory.
+    void j_adoptedServiceAndMcpServersShowTheirOwnUptime() {
+        Values v = demoSettings(port_);
+        v.insert(QStringLiteral("service/arguments"), args({"--mcp", "2"}));
+        const QString ini = writeIni(QStringLiteral("j3.ini"), v);
+        Tether *first = startTether(ini);
+        QCOMPARE(waitForState({QStringLiteral("healthy")}), QStringLiteral("healthy"));
+        QCOMPARE(waitForMcp(2).size(), 2);
+        QElapsedTimer known; // both have run at least this long
+        known.start();
+        QTest::qWait(1000); // a second this Tether watched and the next one did not
+        QVERIFY(quit(first));
+        QVERIFY(QFile::remove(QDir(dataDir_).filePath(QStringLiteral("mcp-ledger.json"))));
+        startTether(ini);
+        QCOMPARE(waitForState({QStringLiteral("healthy")}), QStringLiteral("healthy"));
+        QCOMPARE(waitForMcp(2).size(), 2);
+        const qint64 atLeast = known.elapsed();
+        const QJsonObject s = status();
+        const QDateTime started = QDateTime::fromString(
+            s.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
+        QVERIFY(started.isValid());
+        QVERIFY2(started.msecsTo(QDateTime::currentDateTime()) >= atLeast,
+                 qPrintable(QStringLiteral("service up %1 ms, known to run %2 ms")
+                                .arg(started.msecsTo(QDateTime::currentDateTime()))
+                                .arg(atLeast)));
+        for (const QJsonValue &row : s.value(QLatin1String("mcp")).toArray())
+            QVERIFY2(
+                row.toObject().value(QLatin1String("uptimeMs")).toInteger() >= atLeast,
+                qPrintable(QStringLiteral("%1 up %2 ms, known to run %3 ms")
+                               .arg(row.toObject().value(QLatin1String("name")).toString())
+                               .arg(row.toObject().value(QLatin1String("uptimeMs")).toInteger())
+                               .arg(atLeast)));
+    }
+
     // j. The same with a service that records every catchable signal, with a child in its group.
     void j_quitSendsNoSignalToTheServiceOrItsGroup() {
         if (pythonOrEmpty().isEmpty()) QFAIL("/usr/bin/python3 is not installed");

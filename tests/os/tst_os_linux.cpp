@@ -131,6 +131,7 @@ private slots:
     void jobsAreWindowsOnly();
     void exitWatchFiresOnExitAndRefusesAForgery();
     void startTimeNowBoundsLaterStarts();
+    void ageIsTheTimeSinceTheProcessStarted();
 };
 
 void TestOsLinux::guardRefusesInitSelfAndEverything() {
@@ -272,6 +273,30 @@ void TestOsLinux::startTimeNowBoundsLaterStarts() {
              qPrintable(QStringLiteral("%1 <= %2").arg(later.identity().startTime).arg(before)));
     // And this process, started long before, is below it.
     QVERIFY(identityOf(currentPid())->startTime < before);
+}
+
+// The "up" a person reads: how long a process has run, whoever first saw it.
+void TestOsLinux::ageIsTheTimeSinceTheProcessStarted() {
+    QElapsedTimer sinceBefore;
+    sinceBefore.start();
+    Helper child({"sleep", "30"});
+    QVERIFY(child.proc.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(child.identity().startTime != 0, 10000);
+    QElapsedTimer sinceStarted;
+    sinceStarted.start();
+    QTest::qWait(600);
+    // Between the time since it surely had started and the time since before it started,
+    // within one clock tick (10 ms) of the kernel's start time.
+    const std::int64_t lower = sinceStarted.elapsed();
+    const std::int64_t age = ageMs(child.identity().startTime);
+    const std::int64_t upper = sinceBefore.elapsed();
+    QVERIFY2(
+        age >= lower - 10 && age <= upper + 10,
+        qPrintable(QStringLiteral("age %1 ms, expected %2..%3").arg(age).arg(lower).arg(upper)));
+    QCOMPARE(ageMs(0), std::int64_t(-1));                     // unknown
+    QCOMPARE(ageMs(startTimeNow() + 1000), std::int64_t(-1)); // a start in the future
+    // This test process started long before the child.
+    QVERIFY(ageMs(identityOf(currentPid())->startTime) >= age);
 }
 
 void TestOsLinux::forgedIdentityIsNeverSignalled() {
