@@ -34,6 +34,15 @@ class TestFailureCause : public QObject {
 
     test::SupervisorRig rig_;
 
+    // The demo started with an option it does not know: it exits 2 at once, every time.
+    Supervisor *startWithABadOption() {
+        Settings s = shortTimings(test::freeLoopbackPort());
+        s.arguments = QStringList{QStringLiteral("--bogus")};
+        Supervisor *sup = rig_.make(s);
+        sup->start();
+        return sup;
+    }
+
 private slots:
     void init() { rig_.reset(); }
     void cleanup() {
@@ -47,10 +56,7 @@ private slots:
     }
 
     void aBadOptionIsNamedWithItsExitCode() {
-        Settings s = shortTimings(test::freeLoopbackPort());
-        s.arguments = QStringList{QStringLiteral("--bogus")};
-        Supervisor *sup = rig_.make(s);
-        sup->start();
+        Supervisor *sup = startWithABadOption();
         QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
                                   kLong);
         const FailureStatus &f = sup->status().failure;
@@ -76,10 +82,7 @@ private slots:
     }
 
     void tryingAgainClearsTheFailure() {
-        Settings s = shortTimings(test::freeLoopbackPort());
-        s.arguments = QStringList{QStringLiteral("--bogus")};
-        Supervisor *sup = rig_.make(s);
-        sup->start();
+        Supervisor *sup = startWithABadOption();
         QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
                                   kLong);
         QVERIFY(!sup->status().failure.cause.isEmpty());
