@@ -22,6 +22,8 @@
 #include "service/exit_notifier.h"
 #include "service/supervisor.h"
 
+#include "bench_util.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -70,48 +72,18 @@ double threadCpuMs() {
 void line(const QString &figure, double value, const char *unit, const QString &goal = {},
           bool met = true) {
     std::printf("%-58s %10.1f %-3s %s\n", qPrintable(figure), value, unit,
-                goal.isEmpty() ? ""
-                               : qPrintable(QStringLiteral("target %1: %2")
-                                                .arg(goal, met ? QStringLiteral("met")
-                                                               : QStringLiteral("MISSED"))));
+                qPrintable(bench::verdict(goal, met)));
     std::fflush(stdout);
 }
 
-int freePort() {
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort();
-}
+using bench::freePort;
 
+// This program's spin naps pollMs between turns.
 bool spinUntil(const std::function<bool()> &condition, int timeoutMs, int pollMs = 5) {
-    QElapsedTimer t;
-    t.start();
-    while (!condition()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, pollMs);
-        QThread::msleep(unsigned(pollMs));
-    }
-    return true;
+    return bench::spinUntil(condition, timeoutMs, pollMs, 1000ul * unsigned(pollMs));
 }
 
-void bareGet(int port, const char *path) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return;
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(quint16(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0) {
-        const std::string req = std::string("GET ") + path +
-                                " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-        if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size())) {
-            char buf[4096];
-            while (::recv(fd, buf, sizeof buf, 0) > 0) {
-            }
-        }
-    }
-    ::close(fd);
-}
+using bench::bareGet;
 
 // The demo service under a Supervisor + McpMonitor, as `tether` runs them.
 class Fleet {

@@ -12,6 +12,8 @@
 // Targets: memory <= 1.2x the floor; CPU <= 10 ms and wake-ups <= 15 per minute; icon < 300 ms.
 // Usage: bench_footprint [demo|opencode]... (needs DISPLAY, TETHER_BIN, BENCH_TRAY_FLOOR;
 // opencode also TETHER_E2E_CACHE). BENCH_IDLE_S overrides the 600 s.
+#include "bench_util.h"
+
 #include <QDir>
 #include <QGuiApplication>
 #include <QElapsedTimer>
@@ -160,24 +162,6 @@ public:
     double cpuMs() const { return cpuMs_; }
 
 private:
-    void get(const char *path) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0) return;
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(quint16(port_));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0) {
-            const std::string req = std::string("GET ") + path +
-                                    " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-            if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size())) {
-                char buf[4096];
-                while (::recv(fd, buf, sizeof buf, 0) > 0) {
-                }
-            }
-        }
-        ::close(fd);
-    }
     static double selfSwitches() {
         QFile f(QStringLiteral("/proc/thread-self/status"));
         if (!f.open(QIODevice::ReadOnly)) return 0;
@@ -194,8 +178,8 @@ private:
         const double w0 = selfSwitches(), c0 = selfCpuMs();
         std::unique_lock<std::mutex> lock(m_);
         while (!cv_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; })) {
-            get("/global/health");
-            get("/mcp");
+            tether::bench::bareGet(port_, "/global/health");
+            tether::bench::bareGet(port_, "/mcp");
         }
         wakeups_ = selfSwitches() - w0;
         cpuMs_ = selfCpuMs() - c0;

@@ -18,6 +18,8 @@
 #include "service/exit_notifier.h"
 #include "service/supervisor.h"
 
+#include "bench_util.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -57,29 +59,16 @@ const QByteArray kBenchAuth = "Basic " + QByteArray("opencode:bench").toBase64()
 void line(const QString &target, const QString &figure, double ms, const QString &goal = {},
           bool met = true) {
     std::printf("%-9s %-44s %10.1f ms  %s\n", qPrintable(target), qPrintable(figure), ms,
-                goal.isEmpty() ? ""
-                               : qPrintable(QStringLiteral("target %1: %2")
-                                                .arg(goal, met ? QStringLiteral("met")
-                                                               : QStringLiteral("MISSED"))));
+                qPrintable(bench::verdict(goal, met)));
     std::fflush(stdout);
 }
 
-int freePort() {
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort();
-}
+using bench::freePort;
 
-// Spin the event loop until condition() holds, checking every pollMs; false on timeout.
+// Spin the event loop until condition() holds, checking every pollMs (napping a fifth of it
+// between turns); false on timeout.
 bool spinUntil(const std::function<bool()> &condition, int timeoutMs, int pollMs = 1) {
-    QElapsedTimer t;
-    t.start();
-    while (!condition()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, pollMs);
-        QThread::usleep(unsigned(pollMs) * 200);
-    }
-    return true;
+    return bench::spinUntil(condition, timeoutMs, pollMs, 200ul * unsigned(pollMs));
 }
 
 // The same request over a plain socket, for the watch thread (no Qt objects off the main thread).

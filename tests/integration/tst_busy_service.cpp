@@ -119,10 +119,7 @@ http.server.ThreadingHTTPServer(('127.0.0.1', port), H).serve_forever()
 
 const QString kTool = QStringLiteral("everything_trigger-long-running-operation");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = tether::test::CliRun;
 
 } // namespace
 
@@ -143,22 +140,7 @@ class TestBusyService : public QObject {
         return e;
     }
 
-    Run cli(const QStringList &a) const {
-        QProcess p;
-        p.setProcessEnvironment(env());
-        p.start(tether::test::tetherBin(), a);
-        Run r;
-        if (!p.waitForStarted(10000)) return r;
-        if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, 30000)) {
-            p.kill(); // our own child
-            p.waitForFinished();
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
-    }
+    Run cli(const QStringList &a) const { return tether::test::runTether(a, env()); }
     QJsonObject status() const {
         return QJsonDocument::fromJson(
                    cli({QStringLiteral("status"), QStringLiteral("--json")}).out)

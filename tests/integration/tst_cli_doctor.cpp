@@ -27,10 +27,7 @@ namespace {
 
 constexpr int kLong = 30000;
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = test::CliRun;
 
 // Secrets planted where a report could pick them up; none may appear in it.
 const QString kRegPassword = QStringLiteral("PLANTED-registration-pw-81");
@@ -59,20 +56,7 @@ class TestCliDoctor : public QObject {
         return e;
     }
     Run cli(const QStringList &args, int timeoutMs = 60000) const {
-        QProcess p;
-        p.setProcessEnvironment(env());
-        p.start(test::tetherBin(), args);
-        Run r;
-        if (!p.waitForStarted(10000)) return r;
-        if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
-            p.kill(); // our own child
-            p.waitForFinished();
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runTether(args, env(), timeoutMs);
     }
     QString writeIni(const QStringList &arguments, int port) {
         const QString path = root_->filePath(QStringLiteral("tether.ini"));

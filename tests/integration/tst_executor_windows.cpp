@@ -24,6 +24,7 @@
 
 #include "os/process.h"
 #include "settings/settings.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -145,11 +146,7 @@ bool crash(const os::Identity &id, const std::string &executable, QString *why) 
     return ok;
 }
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::CliRun;
 
 // A `tether.exe --headless` of the test's own: its own data dir, settings file and port.
 class HeadlessTether {
@@ -179,20 +176,7 @@ public:
     }
     // A CLI verb against this Tether, awaited with the event loop running (the log drains).
     Run cli(const QStringList &args, int timeoutMs = 30000) const {
-        QProcess p;
-        p.setProcessEnvironment(env());
-        p.start(tetherBin(), args);
-        Run r;
-        if (!p.waitForStarted(10000)) return r;
-        if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
-            p.kill(); // our own child
-            p.waitForFinished();
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runTether(args, env(), timeoutMs);
     }
     // `status --json`: its stdout must be one JSON object (else an empty object).
     QJsonObject status(QString *problem = nullptr) const {

@@ -3,15 +3,14 @@
 // the port. What a person reads (ServiceStatus::failure, status --json) names the cause.
 #include "os/process.h"
 #include "service/port_doctor.h"
-#include "service/registration.h"
 #include "service/supervisor.h"
+#include "supervisor_rig.h"
 #include "testsupport.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTcpServer>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <memory>
@@ -23,18 +22,9 @@ namespace {
 
 constexpr int kLong = 30000;
 
+// This suite's own back-off, 20 ms doubling to 40 ms: a bad start gives up fast.
 Settings shortTimings(int port) {
-    Settings s;
-    s.profile = policy::Dialect::Demo;
-    s.port = port;
-    s.timings.probeIntervalMs = 100;
-    s.timings.probeTimeoutMs = 250;
-    s.timings.startupDeadlineMs = 8000;
-    s.timings.windowMs = 1500;
-    s.timings.graceMs = 500;
-    s.timings.backoffInitialMs = 20;
-    s.timings.backoffMaxMs = 40;
-    return s;
+    return test::shortTimings(port, /*backoffInitialMs=*/20, /*backoffMaxMs=*/40);
 }
 
 } // namespace
@@ -42,50 +32,33 @@ Settings shortTimings(int port) {
 class TestFailureCause : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> dataDir_;
-    std::unique_ptr<Supervisor> sup_;
-    QStringList log_;
+    test::SupervisorRig rig_;
 
-    Supervisor *make(const Settings &s) {
-        const ProfileResolution r = resolveProfile(s, {}, test::tetherBin());
-        Supervisor::Config c;
-        c.settings = s;
-        c.profile = r.profile;
-        c.profileError = r.error;
-        c.registrationPath = registrationPath();
-        c.serviceLogPath = dataDir_->filePath(QStringLiteral("service.log"));
-        sup_ = std::make_unique<Supervisor>(c);
-        connect(sup_.get(), &Supervisor::logLine, this, [this](const QString &l) { log_ << l; });
-        return sup_.get();
-    }
-    QString dump() const {
-        return QStringLiteral("state=%1 cause=%2\n%3")
-            .arg(QLatin1String(policy::toString(sup_->status().state)),
-                 sup_->status().failure.cause, log_.join(QLatin1Char('\n')));
+    // The demo started with an option it does not know: it exits 2 at once, every time.
+    Supervisor *startWithABadOption() {
+        Settings s = shortTimings(test::freeLoopbackPort());
+        s.arguments = QStringList{QStringLiteral("--bogus")};
+        Supervisor *sup = rig_.make(s);
+        sup->start();
+        return sup;
     }
 
 private slots:
-    void init() {
-        dataDir_ = std::make_unique<QTemporaryDir>();
-        qputenv("TETHER_DATA_DIR", dataDir_->path().toUtf8());
-        log_.clear();
-    }
+    void init() { rig_.reset(); }
     void cleanup() {
-        if (sup_) {
-            sup_->stop();
-            QTRY_VERIFY_WITH_TIMEOUT(sup_->status().state == State::Stopped ||
-                                         sup_->status().state == State::Failed,
+        if (rig_.sup) {
+            rig_.sup->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(rig_.sup->status().state == State::Stopped ||
+                                         rig_.sup->status().state == State::Failed,
                                      kLong);
         }
-        sup_.reset();
+        rig_.drop();
     }
 
     void aBadOptionIsNamedWithItsExitCode() {
-        Settings s = shortTimings(test::freeLoopbackPort());
-        s.arguments = QStringList{QStringLiteral("--bogus")};
-        Supervisor *sup = make(s);
-        sup->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
+        Supervisor *sup = startWithABadOption();
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
+                                  kLong);
         const FailureStatus &f = sup->status().failure;
         QVERIFY2(f.cause.startsWith(QStringLiteral("the service stopped at once: ")),
                  qPrintable(f.cause));
@@ -109,27 +82,28 @@ private slots:
     }
 
     void tryingAgainClearsTheFailure() {
-        Settings s = shortTimings(test::freeLoopbackPort());
-        s.arguments = QStringList{QStringLiteral("--bogus")};
-        Supervisor *sup = make(s);
-        sup->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
+        Supervisor *sup = startWithABadOption();
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
+                                  kLong);
         QVERIFY(!sup->status().failure.cause.isEmpty());
         sup->start(); // "Try again"
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state != State::Failed, qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state != State::Failed, qPrintable(rig_.dump()),
+                                  kLong);
         QVERIFY(sup->status().failure.isEmpty());
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
+                                  kLong);
         QVERIFY2(sup->status().failure.cause.contains(QStringLiteral("Unknown option")),
-                 qPrintable(dump()));
+                 qPrintable(rig_.dump()));
     }
 
     void aForeignListenerIsNamedAndAFreePortOffered() {
         QTcpServer foreign; // a real listener that is not the service
         QVERIFY(foreign.listen(QHostAddress::LocalHost, 0));
         const quint16 port = foreign.serverPort();
-        Supervisor *sup = make(shortTimings(port));
+        Supervisor *sup = rig_.make(shortTimings(port));
         sup->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
+                                  kLong);
         const FailureStatus f = sup->status().failure; // a copy: sup goes before its last use
         QVERIFY(f.portHeld);
         QVERIFY2(f.cause.startsWith(QStringLiteral("port %1 is held by ").arg(port)),
@@ -145,10 +119,10 @@ private slots:
         QCOMPARE(tryBindLoopback(f.freePort), policy::BindResult::Ok);
 
         // The offer works: the service runs on it while the foreign program keeps its port.
-        sup_.reset();
-        Supervisor *there = make(shortTimings(f.freePort));
+        rig_.drop();
+        Supervisor *there = rig_.make(shortTimings(f.freePort));
         there->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(there->status().state == State::Healthy, qPrintable(dump()),
+        QTRY_VERIFY2_WITH_TIMEOUT(there->status().state == State::Healthy, qPrintable(rig_.dump()),
                                   kLong);
         QVERIFY(there->status().failure.isEmpty());
         QVERIFY(foreign.isListening());
@@ -157,10 +131,11 @@ private slots:
     void aMissingProgramIsNamed() {
         Settings s = shortTimings(test::freeLoopbackPort());
         s.profile = policy::Dialect::Custom;
-        s.program = QDir(dataDir_->path()).filePath(QStringLiteral("no-such-service"));
-        Supervisor *sup = make(s);
+        s.program = QDir(rig_.dataDir->path()).filePath(QStringLiteral("no-such-service"));
+        Supervisor *sup = rig_.make(s);
         sup->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(dump()), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sup->status().state == State::Failed, qPrintable(rig_.dump()),
+                                  kLong);
         const FailureStatus &f = sup->status().failure;
         QVERIFY2(f.cause.contains(QStringLiteral("no-such-service")), qPrintable(f.cause));
         QVERIFY2(f.cause.contains(QStringLiteral("[service] program")), qPrintable(f.cause));

@@ -2,9 +2,9 @@
 // MCP children (they ignore stdin EOF, SIGTERM and SIGHUP; one leaves the service's group).
 #include "mcp/mcp_monitor.h"
 #include "os/process.h"
-#include "service/registration.h"
 #include "service/supervisor.h"
 #include "settings/storage.h"
+#include "supervisor_rig.h"
 #include "testsupport.h"
 
 #include <QElapsedTimer>
@@ -13,7 +13,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <memory>
@@ -27,9 +26,7 @@ namespace {
 constexpr int kLong = 30000;
 
 Settings demoWithStubbornChildren(int port) {
-    Settings s;
-    s.profile = policy::Dialect::Demo;
-    s.port = port;
+    Settings s = test::demoSettings(port);
     s.arguments =
         QStringList{QStringLiteral("--mcp"), QStringLiteral("3"), QStringLiteral("--stubborn"),
                     QStringLiteral("--mcp-setsid"), QStringLiteral("2")};
@@ -58,38 +55,16 @@ QList<OrphanStatus> fromLedger(const QList<OrphanStatus> &found) {
 class TestMcpOrphans : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> dataDir_;
-    std::unique_ptr<Supervisor> sup_;
-    std::unique_ptr<mcp::McpMonitor> mcp_;
-    QStringList log_;
+    test::SupervisorRig rig_;
     int port_ = 0;
     std::vector<os::Identity> spawned_; // every MCP child seen: cleaned up whatever happens
 
-    void make(const Settings &s) {
-        mcp_.reset();
-        const ProfileResolution r = resolveProfile(s, {}, test::tetherBin());
-        Supervisor::Config c;
-        c.settings = s;
-        c.profile = r.profile;
-        c.registrationPath = registrationPath();
-        c.serviceLogPath = dataDir_->filePath(QStringLiteral("service.log"));
-        sup_ = std::make_unique<Supervisor>(c);
-        mcp_ = std::make_unique<mcp::McpMonitor>(sup_.get());
-        connect(sup_.get(), &Supervisor::logLine, this, [this](const QString &l) { log_ << l; });
-        connect(mcp_.get(), &mcp::McpMonitor::logLine, this,
-                [this](const QString &l) { log_ << l; });
-    }
-    QString dump() const {
-        return QStringLiteral("state=%1 lastError=%2\n%3")
-            .arg(QLatin1String(policy::toString(sup_->status().state)), sup_->status().lastError,
-                 log_.join(QLatin1Char('\n')));
-    }
     // The three MCP children with their pids, once the monitor has matched them all.
     std::vector<os::Identity> waitForChildren() {
         std::vector<os::Identity> ids;
         const bool ok = QTest::qWaitFor(
             [&] {
-                const auto &rows = sup_->status().mcp;
+                const auto &rows = rig_.sup->status().mcp;
                 if (rows.size() != 3) return false;
                 ids.clear();
                 for (const McpChildStatus &r : rows) {
@@ -100,7 +75,7 @@ class TestMcpOrphans : public QObject {
                 return true;
             },
             kLong);
-        if (!ok) qWarning("%s", qPrintable(dump()));
+        if (!ok) qWarning("%s", qPrintable(rig_.dump()));
         for (const os::Identity &id : ids)
             spawned_.push_back(id);
         return ok ? ids : std::vector<os::Identity>{};
@@ -109,27 +84,25 @@ class TestMcpOrphans : public QObject {
     // The cleanup answers on the event loop once its worker is done: await it.
     mcp::McpMonitor::CleanupSummary cleanupAndWait(bool dryRun) {
         std::optional<mcp::McpMonitor::CleanupSummary> result;
-        mcp_->cleanup(dryRun, {}, false, [&result](const auto &s) { result = s; });
+        rig_.mcp->cleanup(dryRun, {}, false, [&result](const auto &s) { result = s; });
         [&] { QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 30000); }();
         return result.value_or(mcp::McpMonitor::CleanupSummary{});
     }
+    Supervisor *make(const Settings &s) { return rig_.make(s, test::SupervisorRig::Mcp::Monitor); }
 
 private slots:
     void init() {
-        dataDir_ = std::make_unique<QTemporaryDir>();
-        qputenv("TETHER_DATA_DIR", dataDir_->path().toUtf8());
+        rig_.reset();
         port_ = test::freeLoopbackPort();
-        log_.clear();
         spawned_.clear();
     }
     void cleanup() {
-        if (sup_) {
-            sup_->stop();
-            QVERIFY(
-                QTest::qWaitFor([this] { return sup_->status().state == State::Stopped; }, kLong));
+        if (rig_.sup) {
+            rig_.sup->stop();
+            QVERIFY(QTest::qWaitFor([this] { return rig_.sup->status().state == State::Stopped; },
+                                    kLong));
         }
-        mcp_.reset();
-        sup_.reset();
+        rig_.drop();
         // Whatever a failed test left: only the verified identities it spawned.
         for (const os::Identity &id : spawned_)
             if (os::alive(id) == os::Liveness::Alive) os::signalIdentity(id, os::Signal::Kill);
@@ -137,31 +110,31 @@ private slots:
 
     void statusShowsEveryChildWithItsProcess() {
         make(demoWithStubbornChildren(port_));
-        sup_->start();
+        rig_.sup->start();
         const auto children = waitForChildren();
         QCOMPARE(int(children.size()), 3);
-        for (const McpChildStatus &r : sup_->status().mcp) {
+        for (const McpChildStatus &r : rig_.sup->status().mcp) {
             QVERIFY(r.name.startsWith(QLatin1String("demo-")));
             QVERIFY(r.rssKiB > 0);
             const os::Lookup l = os::inspect(r.pid);
-            QCOMPARE(l.info.ppid, sup_->status().pid); // a child of the service
+            QCOMPARE(l.info.ppid, rig_.sup->status().pid); // a child of the service
         }
         // The ledger knows them, with the service's identity, in a private file.
-        QTRY_COMPARE_WITH_TIMEOUT(int(mcp_->ledger().entries().size()), 3, kLong);
-        for (const mcp::LedgerEntry &e : mcp_->ledger().entries())
-            QVERIFY(e.service == *sup_->serviceIdentity());
+        QTRY_COMPARE_WITH_TIMEOUT(int(rig_.mcp->ledger().entries().size()), 3, kLong);
+        for (const mcp::LedgerEntry &e : rig_.mcp->ledger().entries())
+            QVERIFY(e.service == *rig_.sup->serviceIdentity());
         const QFile::Permissions others =
             QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther;
-        QCOMPARE(QFile::permissions(mcp_->ledger().path()) & others, QFile::Permissions());
+        QCOMPARE(QFile::permissions(rig_.mcp->ledger().path()) & others, QFile::Permissions());
         // The JSON the CLI prints has them too.
-        const QJsonArray mcp = sup_->status().toJson().value(QLatin1String("mcp")).toArray();
+        const QJsonArray mcp = rig_.sup->status().toJson().value(QLatin1String("mcp")).toArray();
         QCOMPARE(mcp.size(), 3);
         QVERIFY(mcp.at(0).toObject().contains(QLatin1String("cpuPercent")));
     }
 
     void crashWhileRunningRemovesOrphansWithinOneSecondThenRestarts() {
         make(demoWithStubbornChildren(port_));
-        sup_->start();
+        rig_.sup->start();
         const auto children = waitForChildren();
         QCOMPARE(int(children.size()), 3);
         // One of them leaves the service's group (once it has run that far): the group signal
@@ -173,22 +146,22 @@ private slots:
             return n;
         };
         QTRY_COMPARE_WITH_TIMEOUT(ownGroups(), 1, kLong);
-        const os::Identity service = *sup_->serviceIdentity();
+        const os::Identity service = *rig_.sup->serviceIdentity();
         QElapsedTimer t;
         t.start();
         QVERIFY(os::signalIdentity(service, os::Signal::Kill));
         QTRY_VERIFY2_WITH_TIMEOUT(std::all_of(children.begin(), children.end(), gone),
-                                  qPrintable(dump()), 5000);
+                                  qPrintable(rig_.dump()), 5000);
         const qint64 latency = t.elapsed();
         qInfo("crash -> 3 stubborn orphans gone: %lld ms", static_cast<long long>(latency));
         QVERIFY2(latency < 1000 * test::sanitizerSlowdown(),
-                 qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(dump())));
+                 qPrintable(QStringLiteral("%1 ms\n%2").arg(latency).arg(rig_.dump())));
         for (const os::Identity &c : children)
             QVERIFY(test::absentOrZombie(c.pid));
         // Then the service restarts with fresh children.
         const auto fresh = waitForChildren();
         QCOMPARE(int(fresh.size()), 3);
-        QVERIFY(sup_->status().pid != service.pid);
+        QVERIFY(rig_.sup->status().pid != service.pid);
         for (const os::Identity &f : fresh)
             for (const os::Identity &c : children)
                 QVERIFY(!(f == c));
@@ -196,15 +169,14 @@ private slots:
 
     void orphansOfAnEarlierRunAreFoundAndCleanedOnLaunch() {
         make(demoWithStubbornChildren(port_));
-        sup_->start();
+        rig_.sup->start();
         const auto children = waitForChildren();
         QCOMPARE(int(children.size()), 3);
-        QTRY_COMPARE_WITH_TIMEOUT(int(mcp_->ledger().entries().size()), 3, kLong);
-        const os::Identity service = *sup_->serviceIdentity();
+        QTRY_COMPARE_WITH_TIMEOUT(int(rig_.mcp->ledger().entries().size()), 3, kLong);
+        const os::Identity service = *rig_.sup->serviceIdentity();
         // Tether quits (the service keeps running), then the service dies while no Tether runs.
-        sup_->leaveRunning();
-        mcp_.reset();
-        sup_.reset();
+        rig_.sup->leaveRunning();
+        rig_.drop();
         QVERIFY(os::signalIdentity(service, os::Signal::Kill));
         QTRY_VERIFY_WITH_TIMEOUT(gone(service), kLong);
         QTest::qWait(300);
@@ -235,12 +207,12 @@ private slots:
         for (const os::Identity &c : children)
             QVERIFY(gone(c));
         QCOMPARE(fromLedger(cleanupAndWait(true).found).size(), 0); // a rerun finds none
-        QCOMPARE(int(mcp_->ledger().entries().size()), 0);
+        QCOMPARE(int(rig_.mcp->ledger().entries().size()), 0);
     }
 
     void aLedgerEntryForAReusedPidIsNeverSignalled() {
         // A live unrelated process under a pid the ledger names with another start time.
-        const QString record = dataDir_->filePath(QStringLiteral("decoy.signals"));
+        const QString record = rig_.dataDir->filePath(QStringLiteral("decoy.signals"));
         QProcess decoy;
         decoy.start(test::testprocBin(), {QStringLiteral("decoy"), record});
         QVERIFY(decoy.waitForReadyRead(10000));
@@ -276,16 +248,16 @@ private slots:
         s.orphansWhileRunning = policy::OrphanMode::Ignore;
         s.timings.backoffInitialMs = 600000; // no replacement during the test
         make(s);
-        sup_->start();
+        rig_.sup->start();
         const auto children = waitForChildren();
         QCOMPARE(int(children.size()), 3);
-        QVERIFY(os::signalIdentity(*sup_->serviceIdentity(), os::Signal::Kill));
-        QTRY_VERIFY_WITH_TIMEOUT(sup_->status().state != State::Healthy, kLong);
+        QVERIFY(os::signalIdentity(*rig_.sup->serviceIdentity(), os::Signal::Kill));
+        QTRY_VERIFY_WITH_TIMEOUT(rig_.sup->status().state != State::Healthy, kLong);
         QTest::qWait(1500); // well past the 1 s the cleanup needs
         for (const os::Identity &c : children)
             QCOMPARE(os::alive(c), os::Liveness::Alive); // so the positive test can fail
-        sup_->stop();
-        QTRY_COMPARE_WITH_TIMEOUT(sup_->status().state, State::Stopped, kLong);
+        rig_.sup->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(rig_.sup->status().state, State::Stopped, kLong);
         // ...and the explicit cleanup still removes them.
         const auto done = cleanupAndWait(false);
         QCOMPARE(done.killed + done.exitedOnTerm, 3);

@@ -42,11 +42,7 @@ namespace {
 constexpr int kLong = 30000; // generous deadline for anything awaited
 constexpr int kNobody = 65534;
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-    qint64 ms = 0;
-};
+using Run = test::CliRun;
 
 using Values = QMap<QString, QVariant>;
 
@@ -251,26 +247,7 @@ class TestRegressions : public QObject {
 
     // The verb's process is awaited while the event loop runs: Tether's log keeps draining.
     Run cli(const QStringList &a, int timeoutMs = 30000) const {
-        QProcess p;
-        p.setProcessEnvironment(env());
-        QElapsedTimer t;
-        t.start();
-        if (wrapper_.isEmpty())
-            p.start(test::tetherBin(), a);
-        else
-            p.start(wrapper_.first(), wrapper_.mid(1) + QStringList{test::tetherBin()} + a);
-        Run r;
-        if (!p.waitForStarted(10000)) return r;
-        if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
-            p.kill(); // our own child
-            p.waitForFinished();
-            return r;
-        }
-        r.ms = t.elapsed();
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runTether(a, env(), timeoutMs, wrapper_);
     }
     QJsonObject status() {
         const Run r = cli({QStringLiteral("status"), QStringLiteral("--json")});

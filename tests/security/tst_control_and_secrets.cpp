@@ -23,10 +23,7 @@ namespace {
 
 constexpr int kLong = 60000;
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = tether::test::CliRun;
 
 } // namespace
 
@@ -44,23 +41,7 @@ class TestControlAndSecrets : public QObject {
     }
     // `tether ARGS`, optionally wrapped (e.g. setpriv as another user).
     Run cli(const QStringList &args, const QStringList &wrapper = {}) const {
-        QProcess p;
-        p.setProcessEnvironment(env());
-        if (wrapper.isEmpty())
-            p.start(tether::test::tetherBin(), args);
-        else
-            p.start(wrapper.first(),
-                    wrapper.mid(1) + QStringList{tether::test::tetherBin()} + args);
-        Run r;
-        if (!p.waitForFinished(30000)) {
-            p.kill();
-            p.waitForFinished();
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return tether::test::runTether(args, env(), 30000, wrapper);
     }
     QJsonObject status() const {
         const Run r = cli({QStringLiteral("status"), QStringLiteral("--json")});

@@ -2,7 +2,10 @@
 
 #include "os/process.h"
 
+#include <QElapsedTimer>
+#include <QProcess>
 #include <QTcpServer>
+#include <QTest>
 #include <QtGlobal>
 
 namespace tether::test {
@@ -25,6 +28,30 @@ std::uint16_t freeLoopbackPort() {
     if (!server.listen(QHostAddress::LocalHost, 0))
         qFatal("cannot bind 127.0.0.1: %s", qPrintable(server.errorString()));
     return server.serverPort();
+}
+
+CliRun runTether(const QStringList &args, const QProcessEnvironment &env, int timeoutMs,
+                 const QStringList &wrapper) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    QElapsedTimer t;
+    t.start();
+    if (wrapper.isEmpty())
+        p.start(tetherBin(), args);
+    else
+        p.start(wrapper.first(), wrapper.mid(1) + QStringList{tetherBin()} + args);
+    CliRun r;
+    if (!p.waitForStarted(10000)) return r;
+    if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
+        p.kill(); // our own child
+        p.waitForFinished();
+        return r;
+    }
+    r.ms = t.elapsed();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
 }
 
 bool absentOrZombie(std::int64_t pid) {

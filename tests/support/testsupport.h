@@ -1,6 +1,8 @@
 // Helpers shared by the QtTest suites: where the binaries under test are, free loopback ports.
 #pragma once
 
+#include <QByteArray>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -14,6 +16,19 @@ QString testprocBin();
 
 // A TCP port on 127.0.0.1 that was free a moment ago (bound, read, released).
 std::uint16_t freeLoopbackPort();
+
+// What one `tether` CLI verb did.
+struct CliRun {
+    int exitCode = -1; // -1: it did not start, crashed or ran out of time
+    QByteArray out, err;
+    qint64 ms = 0; // from its start to its exit
+};
+
+// Runs `tether args` (behind `wrapper`, e.g. setpriv as another user) in `env` and awaits its
+// exit with the event loop running, so the test's own processes keep draining their output.
+// After timeoutMs it is killed (our own child) and reported as exit code -1.
+CliRun runTether(const QStringList &args, const QProcessEnvironment &env, int timeoutMs = 30000,
+                 const QStringList &wrapper = {});
 
 // Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
 bool absentOrZombie(std::int64_t pid);

@@ -10,6 +10,7 @@
 #include "policy/state.h"
 #include "shell/runtime.h"
 #include "testsupport.h"
+#include "tray_host.h"
 #include "tray/menu_status.h"
 #include "tray/tray_app.h"
 #include "tray/tray_icons.h"
@@ -49,19 +50,11 @@ constexpr int kScreenW = 1280, kScreenH = 800;
 pid_t xvfbPid = 0;
 QString xvfbDisplay;
 
-QString shotsDir() {
-    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
-    QDir().mkpath(dir);
-    return dir;
-}
+using test::shotsDir;
 
+// This suite's poll: every 50 ms.
 bool waitFor(const std::function<bool()> &condition, int timeoutMs) {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        if (condition()) return true;
-        QTest::qWait(50);
-    }
-    return condition();
+    return test::waitFor(condition, timeoutMs, 50);
 }
 
 QString findTool(const char *name) {
@@ -185,12 +178,7 @@ private slots:
         QVERIFY2(!findTool("trayer").isEmpty(), "trayer is missing: apt-get install trayer");
         QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
         QVERIFY(data_.isValid());
-        trayer_.start(QStringLiteral("trayer"),
-                      {QStringLiteral("--edge"), QStringLiteral("top"), QStringLiteral("--align"),
-                       QStringLiteral("right"), QStringLiteral("--widthtype"),
-                       QStringLiteral("pixel"), QStringLiteral("--width"), QStringLiteral("128"),
-                       QStringLiteral("--height"), QStringLiteral("32"),
-                       QStringLiteral("--SetDockType"), QStringLiteral("true")});
+        test::startTrayer(trayer_, 128, 32);
         QVERIFY(trayer_.waitForStarted());
         QVERIFY2(waitFor([] { return QSystemTrayIcon::isSystemTrayAvailable(); }, 15000),
                  "trayer did not become the tray host");
@@ -232,13 +220,7 @@ private slots:
             runtime_->shutdown();
             runtime_.reset();
         }
-        if (trayer_.state() != QProcess::NotRunning) {
-            trayer_.terminate();
-            if (!trayer_.waitForFinished(3000)) {
-                trayer_.kill();
-                trayer_.waitForFinished();
-            }
-        }
+        if (trayer_.state() != QProcess::NotRunning) test::stopTrayer(trayer_);
     }
 
     // Issue 16 (1): at 2x the window was 1204x1192 on an 800-pixel screen, its table 1.5 rows.

@@ -4,6 +4,7 @@
 // and checking that the icon's pixels in the tray follow the state. Runs at 1x and 2x scale.
 #include "policy/state.h"
 #include "testsupport.h"
+#include "tray_host.h"
 #include "tray/tray_icons.h"
 
 #include <QDir>
@@ -25,19 +26,10 @@ namespace {
 
 constexpr int kTrayWidth = 128, kTrayHeight = 32;
 
-QString shotsDir() {
-    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
-    QDir().mkpath(dir);
-    return dir;
-}
+using test::shotsDir;
 
 bool waitFor(const std::function<bool()> &condition, int timeoutMs) {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        if (condition()) return true;
-        QTest::qWait(100);
-    }
-    return condition();
+    return test::waitFor(condition, timeoutMs, 100); // each look runs xwd or a CLI verb
 }
 
 class Scenario {
@@ -170,21 +162,9 @@ private slots:
 
         QProcess trayer;
         trayer.setProcessEnvironment(sc.env);
-        trayer.start(QStringLiteral("trayer"),
-                     {QStringLiteral("--edge"), QStringLiteral("top"), QStringLiteral("--align"),
-                      QStringLiteral("right"), QStringLiteral("--widthtype"),
-                      QStringLiteral("pixel"), QStringLiteral("--width"),
-                      QString::number(kTrayWidth), QStringLiteral("--height"),
-                      QString::number(kTrayHeight), QStringLiteral("--SetDockType"),
-                      QStringLiteral("true")});
+        test::startTrayer(trayer, kTrayWidth, kTrayHeight);
         QVERIFY(trayer.waitForStarted());
-        auto stopTrayer = qScopeGuard([&] {
-            trayer.terminate();
-            if (!trayer.waitForFinished(3000)) {
-                trayer.kill();
-                trayer.waitForFinished();
-            }
-        });
+        auto stopTrayer = qScopeGuard([&] { test::stopTrayer(trayer); });
         // The tray host is up when its panel is drawn.
         QVERIFY2(waitFor(
                      [&] {
