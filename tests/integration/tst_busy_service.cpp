@@ -344,12 +344,12 @@ private slots:
         QCOMPARE(refused.exitCode, 3);
         QVERIFY2(refused.err.contains(kTool.toUtf8()) && refused.err.contains("--force"),
                  refused.err.constData());
-        QVERIFY(!tether_->waitForFinished(500)); // still there, and so is the service
+        QVERIFY(!tether::test::awaitExit(*tether_, 500)); // still there, and so is the service
         QCOMPARE(qint64(status().value(QLatin1String("pid")).toDouble()), pid);
 
         const Run forced = cli({QStringLiteral("quit"), QStringLiteral("--force")});
         QCOMPARE(forced.exitCode, 0);
-        QVERIFY(tether_->waitForFinished(15000));
+        QVERIFY(tether::test::awaitExit(*tether_, 15000));
         QTRY_VERIFY_WITH_TIMEOUT(tether::test::absentOrZombie(pid), 5000);
     }
 

@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(sup_->status().port, quint16(port2));
         QVERIFY(sup_->status().external);
         // The first service reads the file, sees it is no longer named, and leaves by itself.
-        QVERIFY2(first->waitForFinished(kLong), qPrintable(dump()));
+        QVERIFY2(test::awaitExit(*first, kLong), qPrintable(dump()));
         QCOMPARE(first->exitStatus(), QProcess::NormalExit);
         QCOMPARE(first->exitCode(), 0);
         QCOMPARE(registered().pid, second->processId());

@@ -54,6 +54,10 @@ CliRun runTether(const QStringList &args, const QProcessEnvironment &env, int ti
     return r;
 }
 
+bool awaitExit(QProcess &process, int timeoutMs) {
+    return QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, timeoutMs);
+}
+
 bool absentOrZombie(std::int64_t pid) {
     const os::Lookup l = os::inspect(pid);
     return l.status == os::Lookup::Status::NotFound ||

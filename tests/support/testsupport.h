@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -29,6 +30,11 @@ struct CliRun {
 // After timeoutMs it is killed (our own child) and reported as exit code -1.
 CliRun runTether(const QStringList &args, const QProcessEnvironment &env, int timeoutMs = 30000,
                  const QStringList &wrapper = {});
+
+// True once the process has exited, whether before this call or within timeoutMs, with the
+// event loop running. QProcess::waitForFinished returns false for a process that already
+// finished (while a test's event loop ran), which read as "still running".
+bool awaitExit(QProcess &process, int timeoutMs);
 
 // Counted gone: absent, or a zombie nobody reaps (this machine's PID 1 does not).
 bool absentOrZombie(std::int64_t pid);
