@@ -61,13 +61,32 @@ public:
         }
         return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     }
+    // The whole screen. A failed capture is said with xwd's and convert's own words, and tried
+    // once more: the fresh-root run once lost one capture (of the empty display, between two
+    // rows) with no word of why.
     QImage screenshot(const QString &name) const {
         const QString file = shotsDir() + QLatin1Char('/') + name;
-        QFile::remove(file);
-        const int rc = run({QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                            QStringLiteral("xwd -root -silent -display '%1' | convert xwd:- '%2'")
-                                .arg(display, file)});
-        return rc == 0 ? QImage(file) : QImage();
+        for (int attempt = 1;; ++attempt) {
+            QFile::remove(file);
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral("/bin/sh"),
+                    {QStringLiteral("-c"),
+                     QStringLiteral("xwd -root -silent -display '%1' | convert xwd:- '%2'")
+                         .arg(display, file)});
+            const bool done = p.waitForFinished(15000);
+            if (!done) {
+                p.kill();
+                p.waitForFinished();
+            }
+            const QImage shot = done && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0
+                                    ? QImage(file)
+                                    : QImage();
+            if (!shot.isNull() || attempt == 2) return shot;
+            qWarning("screenshot %s failed (%s, exit %d): %s", qPrintable(name),
+                     done ? "finished" : "timed out", p.exitCode(),
+                     p.readAllStandardError().constData());
+        }
     }
 };
 
