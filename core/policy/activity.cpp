@@ -218,6 +218,10 @@ std::string describeActivity(const Activity &a, Ms now) {
     return out;
 }
 
+std::string describeUnseenActivity() {
+    return "activity unknown: this service has no event stream";
+}
+
 std::string describeInterruption(const Interruption &i) {
     if (i.sessions.empty() && i.tools.empty()) return {};
     std::string out = "interrupted: ";

@@ -121,6 +121,9 @@ std::size_t busySessionCount(const Activity &a);
 // One line for a person, e.g. "busy: 1 session, tool everything_trigger-long-running-operation
 // for 45 s"; "idle" when nothing runs. The tray, the status window and `tether status` share it.
 std::string describeActivity(const Activity &a, Ms now);
+// For a running service whose profile has no event stream (opencode 2.x, custom): its work cannot
+// be seen, so nothing is refused on its account; said rather than shown as "idle".
+std::string describeUnseenActivity();
 // "tool X (session S) for 45 s, ..." naming every running tool call; for consent and refusals.
 std::string describeTools(const std::vector<RunningTool> &tools, Ms now);
 // "interrupted: tool X (session S), 1 busy session" for a notification; empty when nothing.

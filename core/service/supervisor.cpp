@@ -255,6 +255,11 @@ ActivityStatus Supervisor::activityStatus() const {
         out.runningTools.append(RunningToolStatus{q(t.session), q(t.tool), now - t.since});
     out.summary =
         out.followed || policy::isBusy(a) ? q(policy::describeActivity(a, now)) : QString();
+    const policy::SupervisionState &s = exec_->state();
+    const bool answers =
+        status_.state == policy::State::Healthy || status_.state == policy::State::NotResponding;
+    if (config_.profile.eventPath.isEmpty() && s.svc && s.svc->id.pid > 0 && answers)
+        out.summary = q(policy::describeUnseenActivity());
     return out;
 }
 

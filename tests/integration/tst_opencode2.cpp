@@ -159,6 +159,10 @@ private slots:
         QVERIFY(sup_->status().external);
         QCOMPARE(sup_->status().port, quint16(port_));
         QCOMPARE(sup_->authorization(), basicAuth(QStringLiteral("opencode"), reg.password));
+        // 2.x has no event stream: its work is said to be unknown, never shown as "idle".
+        QVERIFY(!sup_->status().activity.followed);
+        QCOMPARE(sup_->status().activity.summary,
+                 QStringLiteral("activity unknown: this service has no event stream"));
         QSignalSpy probes(sup_.get(), &Supervisor::probed);
         QTRY_VERIFY_WITH_TIMEOUT(probes.size() >= 5, kLong);
         QCOMPARE(other->state(), QProcess::Running);
