@@ -85,9 +85,11 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     // What the service is doing, in the policy's words ("busy: 1 session, tool X for 45 s").
     const bool working = !st.activity.summary.isEmpty() &&
                          (st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty());
-    // A line of its own, elided: appended to the status line it made the menu wider than an
-    // 800-pixel screen (seen under Xvfb), pushing the submenu arrows off it.
-    constexpr int kActivityChars = 60;
+    // A line of its own, wrapped to the menu's width and elided beyond two of its lines: appended
+    // to the status line it made the menu wider than an 800-pixel screen (seen under Xvfb). Cut
+    // at 60 characters, one tool call with a long name (everything_trigger-long-running-operation)
+    // wrapped anyway and lost the middle of its name ("trigger-lo…peration").
+    constexpr int kActivityChars = 2 * kMenuStatusChars;
     if (working && serviceAnswers(st.state)) {
         const QString &a = st.activity.summary;
         constexpr int kTail = 16; // the middle goes: "for 45 s" is what changes

@@ -112,7 +112,7 @@ private slots:
                     menu = candidate, block = b;
         QVERIFY(block);
         QVERIFY2(block->statusText().contains(line), qPrintable(block->statusText()));
-        QVERIFY(m.failureLine.size() <= 60); // as wide as the activity line, at most
+        QVERIFY(m.failureLine.size() <= 60); // under two menu lines
         // The menu fits a 1024-pixel screen at 2x: at most 512 logical pixels wide.
         qInfo("failed menu: %d logical pixels wide", menu->sizeHint().width());
         QVERIFY(menu->sizeHint().width() <= 512);

@@ -310,14 +310,24 @@ private slots:
         busy.activity.summary = QStringLiteral(
             "busy: 1 session, tool everything_trigger-long-running-operation for 45 s");
         const TrayMenuModel m = trayMenuModel(busy, t0());
-        // Its own menu line, short enough for a small screen; the tooltip has all of it.
+        // Its own menu line: one tool call is named whole (two menu lines); the tooltip too.
         QVERIFY2(!m.statusLine.contains(QStringLiteral("busy")), qPrintable(m.statusLine));
-        QVERIFY2(m.activityLine.size() <= 60, qPrintable(m.activityLine));
-        QVERIFY2(m.activityLine.startsWith(QStringLiteral("busy: 1 session, tool everything_")),
-                 qPrintable(m.activityLine));
-        QVERIFY(m.activityLine.contains(QChar(0x2026)));
-        QVERIFY2(m.activityLine.endsWith(QStringLiteral("for 45 s")), qPrintable(m.activityLine));
+        QCOMPARE(m.activityLine, busy.activity.summary);
         QVERIFY(m.tooltip.contains(busy.activity.summary));
+        // Three long calls: at most two menu lines, the start and the last age kept.
+        ServiceStatus busier = busy;
+        busier.activity.summary = QStringLiteral(
+            "busy: 3 sessions, tool everything_trigger-long-running-operation for 45 s, tool "
+            "filesystem_search_files for 12 s, tool bash for 3 s");
+        const TrayMenuModel three = trayMenuModel(busier, t0());
+        QVERIFY2(three.activityLine.size() <= 2 * kMenuStatusChars, qPrintable(three.activityLine));
+        QVERIFY2(
+            three.activityLine.startsWith(QStringLiteral("busy: 3 sessions, tool everything_")),
+            qPrintable(three.activityLine));
+        QVERIFY(three.activityLine.contains(QChar(0x2026)));
+        QVERIFY2(three.activityLine.endsWith(QStringLiteral("bash for 3 s")),
+                 qPrintable(three.activityLine));
+        QVERIFY(three.tooltip.contains(busier.activity.summary));
         const QString ask = consentQuestion(busy, QStringLiteral("Stop"));
         QVERIFY2(ask.contains(QStringLiteral("everything_trigger-long-running-operation")),
                  qPrintable(ask));
