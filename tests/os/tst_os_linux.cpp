@@ -285,14 +285,24 @@ void TestOsLinux::ageIsTheTimeSinceTheProcessStarted() {
     QElapsedTimer sinceStarted;
     sinceStarted.start();
     QTest::qWait(600);
-    // Between the time since it surely had started and the time since before it started,
-    // within one clock tick (10 ms) of the kernel's start time.
+    // Never less than the time since it surely had started; at most one clock tick (10 ms, the
+    // kernel's start time is rounded down to one) more than the time since before it started.
     const std::int64_t lower = sinceStarted.elapsed();
     const std::int64_t age = ageMs(child.identity().startTime);
     const std::int64_t upper = sinceBefore.elapsed();
     QVERIFY2(
-        age >= lower - 10 && age <= upper + 10,
+        age >= lower && age <= upper + 10,
         qPrintable(QStringLiteral("age %1 ms, expected %2..%3").arg(age).arg(lower).arg(upper)));
+    // Sharper: a start tick taken now is never younger than the time since, at any millisecond
+    // (with now rounded to a tick as well, it was up to 10 ms younger within each tick).
+    const std::uint64_t tick = startTimeNow();
+    QElapsedTimer sinceTick;
+    sinceTick.start();
+    for (std::int64_t since = 0; since < 50; since = sinceTick.elapsed()) {
+        const std::int64_t tickAge = ageMs(tick);
+        QVERIFY2(tickAge >= since && tickAge <= sinceTick.elapsed() + 11,
+                 qPrintable(QStringLiteral("%1 ms after a tick, age %2").arg(since).arg(tickAge)));
+    }
     QCOMPARE(ageMs(0), std::int64_t(-1));                     // unknown
     QCOMPARE(ageMs(startTimeNow() + 1000), std::int64_t(-1)); // a start in the future
     // This test process started long before the child.
