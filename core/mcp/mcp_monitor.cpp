@@ -264,6 +264,7 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         else if (const LedgerEntry *e = known.value(t.rootPid);
                  e && e->process.startTime == t.rootStartTime)
             row.uptimeMs = std::max<qint64>(0, now - e->firstSeenMs);
+        if (row.uptimeMs > 0) row.startedAtMs = mono - row.uptimeMs;
         const auto prev = cpu_.constFind(t.rootPid);
         double cpuPercent = -1; // unknown on the first sample
         if (prev != cpu_.constEnd() && mono > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
@@ -342,6 +343,7 @@ void McpMonitor::onMcpExited(const os::Identity &id) {
             if (pids.contains(r.pid)) {
                 r.pid = 0;
                 r.uptimeMs = 0;
+                r.startedAtMs.reset();
                 r.rssKiB = 0;
                 r.cpuPercent = 0;
             }

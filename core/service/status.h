@@ -24,6 +24,10 @@ struct McpChildStatus {
     QString error;
     qint64 pid = 0; // 0: no matching process found
     qint64 uptimeMs = 0;
+    // Its start on the Supervisor's clock (before that clock's zero for a process older than
+    // Tether), so every status answer brings uptimeMs up to the moment it is asked, not to the
+    // last refresh (one probe interval ago at worst).
+    std::optional<qint64> startedAtMs;
     quint64 rssKiB = 0;
     double cpuPercent = 0;
     // The resource watch (policy/resource_watch.h): the trend over the last minutes, and

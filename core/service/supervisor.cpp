@@ -241,7 +241,11 @@ void Supervisor::followActivity() {
 }
 
 const ServiceStatus &Supervisor::status() const {
+    // Ages as of the question: a cached one lagged by up to a display tick or a refresh.
     status_.activity = activityStatus();
+    const Ms now = config_.clock();
+    for (McpChildStatus &m : status_.mcp)
+        if (m.pid != 0 && m.startedAtMs) m.uptimeMs = std::max<qint64>(0, now - *m.startedAtMs);
     return status_;
 }
 

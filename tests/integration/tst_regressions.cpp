@@ -968,6 +968,7 @@ private slots:
     void j_adoptedServiceAndMcpServersShowTheirOwnUptime() {
         Values v = demoSettings(port_);
         v.insert(QStringLiteral("service/arguments"), args({"--mcp", "2"}));
+        v.insert(QStringLiteral("probe/intervalMs"), 5000); // the default: MCP rows refresh rarely
         const QString ini = writeIni(QStringLiteral("j3.ini"), v);
         Tether *first = startTether(ini);
         QCOMPARE(waitForState({QStringLiteral("healthy")}), QStringLiteral("healthy"));
@@ -996,6 +997,25 @@ private slots:
                                .arg(row.toObject().value(QLatin1String("name")).toString())
                                .arg(row.toObject().value(QLatin1String("uptimeMs")).toInteger())
                                .arg(atLeast)));
+        // Ages as of the question, not of the last refresh (one probe interval apart):
+        // asked again 300 ms later, every MCP server is 300 ms older.
+        const QJsonArray before = status().value(QLatin1String("mcp")).toArray();
+        QElapsedTimer between;
+        between.start();
+        QTest::qWait(300);
+        const QJsonArray after = status().value(QLatin1String("mcp")).toArray();
+        const qint64 apart = between.elapsed();
+        QCOMPARE(after.size(), before.size());
+        for (qsizetype i = 0; i < after.size(); ++i) {
+            const qint64 grew = after[i].toObject().value(QLatin1String("uptimeMs")).toInteger() -
+                                before[i].toObject().value(QLatin1String("uptimeMs")).toInteger();
+            QVERIFY2(
+                grew >= 300 && grew <= apart + 50,
+                qPrintable(QStringLiteral("%1 grew %2 ms in %3 ms")
+                               .arg(after[i].toObject().value(QLatin1String("name")).toString())
+                               .arg(grew)
+                               .arg(apart)));
+        }
     }
 
     // j. The same with a service that records every catchable signal, with a child in its group.
