@@ -259,12 +259,16 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
         row.rssKiB = t.rssKiB;
         // Its age by the OS: one first seen late (a new ledger, an adopted service) has still
         // run since its start; the ledger's first sighting where the OS cannot tell.
-        if (const std::int64_t age = os::ageMs(t.rootStartTime); age >= 0)
-            row.uptimeMs = age;
+        std::optional<qint64> age;
+        if (const std::int64_t osAge = os::ageMs(t.rootStartTime); osAge >= 0)
+            age = osAge;
         else if (const LedgerEntry *e = known.value(t.rootPid);
                  e && e->process.startTime == t.rootStartTime)
-            row.uptimeMs = std::max<qint64>(0, now - e->firstSeenMs);
-        if (row.uptimeMs > 0) row.startedAtMs = mono - row.uptimeMs;
+            age = std::max<qint64>(0, now - e->firstSeenMs);
+        if (age) { // a server started this very millisecond has an age too
+            row.uptimeMs = *age;
+            row.startedAtMs = mono - *age;
+        }
         const auto prev = cpu_.constFind(t.rootPid);
         double cpuPercent = -1; // unknown on the first sample
         if (prev != cpu_.constEnd() && mono > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
