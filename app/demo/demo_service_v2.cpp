@@ -124,7 +124,6 @@ int runDemoServiceV2(const DemoServiceOptions &o) {
         // Listening first, registering second: a registered service always answers.
         QDir().mkpath(stateDir);
         QFile::setPermissions(stateDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        me.startedAtMs = QDateTime::currentMSecsSinceEpoch();
         if (!storage::writePrivateFile(path, serializeManagedRegistration(me), &error)) {
             std::fprintf(stderr, "tether demo-service: %s\n", qPrintable(error));
             QCoreApplication::exit(4);

@@ -82,7 +82,10 @@ QString build(const Input &in) {
     QStringList secrets = secretValues(QProcessEnvironment::systemEnvironment());
     const RegistrationRead reg = readRegistration(registrationPath());
     if (reg.status == RegistrationRead::Status::Ok) secrets << reg.registration.password;
-    const QString managedPath = managedRegistrationPath(s.stateDir);
+    // The release channel's file unless [service] channel names another: running opencode
+    // --version here to tell would make a report of a stuck machine stick too.
+    const QString managedPath = managedRegistrationPath(
+        s.stateDir, s.channel.isEmpty() ? QStringLiteral("latest") : s.channel);
     const ManagedRegistrationRead managed = readManagedRegistration(managedPath);
     if (managed.status == ManagedRegistrationRead::Status::Ok)
         secrets << managed.registration.password;

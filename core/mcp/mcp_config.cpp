@@ -59,7 +59,9 @@ bool parseDocument(const QByteArray &body, QJsonDocument *doc, std::string *erro
     return true;
 }
 
-bool parseEntry(const QString &name, const QJsonValue &value, McpEntry *out, std::string *why) {
+} // namespace
+
+bool parseMcpEntry(const QString &name, const QJsonValue &value, McpEntry *out, std::string *why) {
     if (!value.isObject()) {
         *why = std::string("is ") + typeName(value) + ", not an object";
         return false;
@@ -84,6 +86,14 @@ bool parseEntry(const QString &name, const QJsonValue &value, McpEntry *out, std
         e.enabled = enabled.toBool();
     else if (!enabled.isUndefined() && !enabled.isNull()) {
         *why = std::string("has \"enabled\" that is ") + typeName(enabled);
+        return false;
+    }
+    // opencode 2.x's native shape says the opposite (docs/opencode2-protocol.md, MCP).
+    const QJsonValue disabled = o.value(QStringLiteral("disabled"));
+    if (disabled.isBool())
+        e.enabled = !disabled.toBool();
+    else if (!disabled.isUndefined() && !disabled.isNull()) {
+        *why = std::string("has \"disabled\" that is ") + typeName(disabled);
         return false;
     }
 
@@ -126,6 +136,8 @@ bool parseEntry(const QString &name, const QJsonValue &value, McpEntry *out, std
     return true;
 }
 
+namespace {
+
 template <typename T> void sortByName(std::vector<T> *v) {
     std::stable_sort(v->begin(), v->end(), [](const T &a, const T &b) { return a.name < b.name; });
 }
@@ -153,7 +165,7 @@ ConfigParse parseConfig(const QByteArray &body) {
     for (auto it = entries.begin(); it != entries.end(); ++it) {
         McpEntry e;
         std::string why;
-        if (parseEntry(it.key(), it.value(), &e, &why))
+        if (parseMcpEntry(it.key(), it.value(), &e, &why))
             r.entries.push_back(std::move(e));
         else
             r.warnings.push_back("mcp entry \"" + text(it.key()) + "\" " + why + ": skipped");
@@ -165,7 +177,8 @@ ConfigParse parseConfig(const QByteArray &body) {
 
 McpServerStatus normalizeStatus(std::string name, const std::string &rawStatus,
                                 const std::string &error) {
-    static const char *const known[] = {status::Connected, status::Disabled, status::Failed,
+    static const char *const known[] = {status::Connected, status::Pending,
+                                        status::Disabled,  status::Failed,
                                         status::NeedsAuth, status::NeedsClientRegistration};
     McpServerStatus s;
     s.name = std::move(name);
@@ -224,11 +237,23 @@ StatusParse parseStatusV2(const QByteArray &body) {
     StatusParse r;
     QJsonDocument doc;
     if (!parseDocument(body, &doc, &r.error)) return r;
-    if (!doc.isArray()) {
-        r.error = "MCP status is not a JSON array";
+    // opencode 2.x answers Location.response(Array<Mcp.Server>): {location, data}
+    // (docs/opencode2-protocol.md, MCP).
+    if (!doc.isObject()) {
+        r.error = "MCP status is not a JSON object with \"location\" and \"data\"";
         return r;
     }
-    const QJsonArray servers = doc.array();
+    const QJsonObject envelope = doc.object();
+    const QJsonValue data = envelope.value(QStringLiteral("data"));
+    if (!data.isArray()) {
+        r.error = std::string("MCP status \"data\" is ") + typeName(data) + ", not an array";
+        return r;
+    }
+    const QJsonObject location = envelope.value(QStringLiteral("location")).toObject();
+    r.directory = text(location.value(QStringLiteral("directory")).toString());
+    r.projectDirectory =
+        text(location.value(QStringLiteral("project")).toObject().value("directory").toString());
+    const QJsonArray servers = data.toArray();
     for (qsizetype i = 0; i < servers.size(); ++i) {
         const QJsonValue v = servers.at(i);
         const QJsonValue name = v.toObject().value(QStringLiteral("name"));
@@ -237,7 +262,12 @@ StatusParse parseStatusV2(const QByteArray &body) {
                                  " has no name: skipped");
             continue;
         }
-        McpServerStatus s = statusFrom(text(name.toString()), v.toObject());
+        // Mcp.Status is a union tagged by "status": {status: "failed", error: "..."}.
+        const QJsonValue status = v.toObject().value(QStringLiteral("status"));
+        McpServerStatus s = status.isObject()
+                                ? statusFrom(text(name.toString()), status.toObject())
+                                : normalizeStatus(text(name.toString()), {},
+                                                  std::string("status is ") + typeName(status));
         const QJsonValue integration = v.toObject().value(QStringLiteral("integrationID"));
         if (integration.isString()) s.integrationId = text(integration.toString());
         r.servers.push_back(std::move(s));

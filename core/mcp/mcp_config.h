@@ -1,9 +1,11 @@
 // The service's view of its MCP servers: the configured entries (opencode 1.x `GET /config`,
-// "mcp" object) and their connection status (1.x `GET /mcp`, 2.x `GET /api/mcp`).
+// "mcp" object; 2.x has no such route: see opencode_config.h) and their connection status
+// (1.x `GET /mcp`, 2.x `GET /api/mcp`).
 // Parsers are defensive: any input, however wrong, yields a result with a clear error.
 #pragma once
 
 #include <QByteArray>
+#include <QJsonValue>
 
 #include <string>
 #include <utility>
@@ -33,11 +35,14 @@ constexpr qsizetype kMaxBodyBytes = 8 * 1024 * 1024;
 
 // The whole `GET /config` body. A config without "mcp" is fine: no entries.
 ConfigParse parseConfig(const QByteArray &body);
+// One MCP entry {type, command | url, enabled? | disabled?, environment?}; false with why.
+bool parseMcpEntry(const QString &name, const QJsonValue &value, McpEntry *out, std::string *why);
 
 // Stable status names; anything the service reports beyond these becomes "unknown" with the
 // raw value kept in `error`.
 namespace status {
 inline constexpr const char *Connected = "connected";
+inline constexpr const char *Pending = "pending"; // 2.x: configured, not connected yet
 inline constexpr const char *Disabled = "disabled";
 inline constexpr const char *Failed = "failed";
 inline constexpr const char *NeedsAuth = "needs_auth";
@@ -57,11 +62,15 @@ struct StatusParse {
     std::string error;
     std::vector<McpServerStatus> servers; // sorted by name
     std::vector<std::string> warnings;
+    // 2.x: the location the list is for (its config files are found from there).
+    std::string directory;
+    std::string projectDirectory;
 };
 
 // opencode 1.x `GET /mcp`: {name: {status, error?}}.
 StatusParse parseStatusV1(const QByteArray &body);
-// opencode 2.x `GET /api/mcp`: [{name, status, integrationID, error?}].
+// opencode 2.x `GET /api/mcp`: {location: {directory, project: {directory}}, data: [{name,
+// status: {status, error?}, integrationID?}]} (docs/opencode2-protocol.md).
 StatusParse parseStatusV2(const QByteArray &body);
 
 // Maps a reported status (+ error) onto the stable names.

@@ -1,6 +1,8 @@
 #include "mcp/mcp_monitor.h"
 
+#include "mcp/opencode_config.h"
 #include "policy/notice.h"
+#include "service/managed_registration.h"
 #include "settings/storage.h"
 
 #include <QDateTime>
@@ -159,6 +161,27 @@ void McpMonitor::refresh(bool now) {
     });
 }
 
+// opencode 2.x: the commands are in its config files for the location the list is for.
+// Re-read only when a file changed: this runs on the probe cadence.
+void McpMonitor::readConfigFiles(const QString &directory) {
+    const OpencodeConfigEnvironment env = opencodeConfigEnvironment();
+    std::vector<FileStamp> stamps;
+    for (const QString &file : opencodeConfigFiles(env, directory))
+        stamps.push_back(stampOf(file));
+    if (configFresh_ && directory == configDirectory_ && stamps == configStamps_ &&
+        env.content == configContent_)
+        return;
+    const OpencodeMcpConfig config = readOpencodeMcpConfig(env, directory);
+    for (const std::string &w : config.warnings)
+        emit logLine(QStringLiteral("mcp config: %1").arg(QString::fromStdString(w)));
+    commands_ = localCommands(config.entries);
+    configFresh_ = true;
+    configDirectory_ = directory;
+    configStamps_ = std::move(stamps);
+    configContent_ = env.content;
+    saveCommandCache();
+}
+
 void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
     if (generation != generation_) return;
     const bool v2 = sup_->config().profile.dialect == policy::Dialect::Opencode2;
@@ -168,6 +191,8 @@ void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
             QStringLiteral("mcp status unreadable: %1").arg(QString::fromStdString(parsed.error)));
         return;
     }
+    if (sup_->config().profile.mcpCommandsFromConfigFiles)
+        readConfigFiles(QString::fromStdString(parsed.directory));
     publishRows(parsed.servers);
 }
 

@@ -8,6 +8,7 @@
 #include "mcp/sweeper.h"
 #include "policy/resource_watch.h"
 #include "service/exit_notifier.h"
+#include "service/managed_registration.h"
 #include "service/supervisor.h"
 
 #include <QHash>
@@ -48,6 +49,7 @@ signals:
 private:
     void refresh(bool now = false); // now: an MCP process exited, do not wait for the cadence
     void onStatusBody(quint64 generation, const QByteArray &body);
+    void readConfigFiles(const QString &directory);
     void publishRows(const std::vector<McpServerStatus> &servers);
     // Each MCP process shown is watched for its exit (the kernel tells, as for an adopted
     // service): its row changes at once, not at the next refresh.
@@ -71,7 +73,11 @@ private:
     std::unique_ptr<Ledger> ledger_;
     std::vector<McpCommand> commands_; // from the service's config (cached across launches)
     bool configFresh_ = false;         // fetched for the current service
-    quint64 generation_ = 0;           // bumps with every new service
+    // opencode 2.x: the config files the commands were read from, as they were then.
+    QString configDirectory_;
+    std::vector<FileStamp> configStamps_;
+    QByteArray configContent_;
+    quint64 generation_ = 0; // bumps with every new service
     bool refreshing_ = false;
     bool sweeping_ = false;
     struct SweepJob {

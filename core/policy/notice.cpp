@@ -20,6 +20,8 @@ constexpr Name kNames[] = {
     {NoticeKind::OrphansFound, "orphans-found"},
     {NoticeKind::McpResources, "mcp-resources"},
     {NoticeKind::Interrupted, "interrupted"},
+    {NoticeKind::StartedElsewhere, "started-elsewhere"},
+    {NoticeKind::StoppedElsewhere, "stopped-elsewhere"},
 };
 
 bool isGoodNews(NoticeKind k) {
@@ -56,6 +58,8 @@ NoticeSeverity severityOf(NoticeKind k) {
     case NoticeKind::Restarted:
     case NoticeKind::Recovered:
     case NoticeKind::Stale:
+    case NoticeKind::StartedElsewhere:
+    case NoticeKind::StoppedElsewhere:
         break;
     }
     return NoticeSeverity::Information;
@@ -97,6 +101,10 @@ std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile) {
         return "An MCP server uses a lot of resources";
     case NoticeKind::Interrupted:
         return "Running tool calls were cut short";
+    case NoticeKind::StartedElsewhere:
+        return s + " was started by another program";
+    case NoticeKind::StoppedElsewhere:
+        return s + " was stopped by another program";
     }
     return s;
 }

@@ -1,5 +1,7 @@
 #include "policy/recovery.h"
 
+#include <optional>
+
 #include <algorithm>
 #include <cctype>
 
@@ -127,12 +129,61 @@ bool sameVersion(const std::string &a, const std::string &b) {
     return normalizedVersion(a) == normalizedVersion(b);
 }
 
+namespace {
+
+struct ParsedVersion {
+    std::vector<long long> numbers; // 2.0.17 -> 2, 0, 17
+    std::string pre;                // after '-' (a pre-release sorts before its release)
+};
+
+std::optional<ParsedVersion> parseVersion(const std::string &text) {
+    const std::string v = normalizedVersion(text);
+    ParsedVersion out;
+    std::size_t i = 0;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
+        long long n = 0;
+        for (int digits = 0; i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]));
+             ++i, ++digits) {
+            if (digits >= 15) return std::nullopt;
+            n = n * 10 + (v[i] - '0');
+        }
+        out.numbers.push_back(n);
+        if (i < v.size() && v[i] == '.') ++i;
+    }
+    if (out.numbers.empty()) return std::nullopt;
+    if (i < v.size() && v[i] == '-')
+        out.pre = v.substr(i + 1);
+    else if (i < v.size() && v[i] != '+')
+        return std::nullopt;
+    return out;
+}
+
+} // namespace
+
+std::optional<int> compareVersions(const std::string &a, const std::string &b) {
+    const auto pa = parseVersion(a), pb = parseVersion(b);
+    if (!pa || !pb) return std::nullopt;
+    const std::size_t n = std::max(pa->numbers.size(), pb->numbers.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const long long x = i < pa->numbers.size() ? pa->numbers[i] : 0;
+        const long long y = i < pb->numbers.size() ? pb->numbers[i] : 0;
+        if (x != y) return x < y ? -1 : 1;
+    }
+    if (pa->pre == pb->pre) return 0;
+    if (pa->pre.empty() != pb->pre.empty()) return pa->pre.empty() ? 1 : -1;
+    return std::nullopt; // two pre-releases of one version: no order Tether can trust
+}
+
 VersionAction decideVersion(const std::string &reported, const std::string &installed,
                             bool autoReplace) {
     if (normalizedVersion(reported).empty() || normalizedVersion(installed).empty() ||
         sameVersion(reported, installed))
         return VersionAction::None;
-    return autoReplace ? VersionAction::Replace : VersionAction::ShowMismatch;
+    // Only ever upwards: a service newer than what is installed was started by a newer client
+    // (opencode's desktop app, say), and replacing it back would make the two take turns.
+    const std::optional<int> order = compareVersions(installed, reported);
+    return autoReplace && order && *order > 0 ? VersionAction::Replace
+                                              : VersionAction::ShowMismatch;
 }
 
 } // namespace tether::policy

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,8 +96,12 @@ RestartBudget onHealthy(RestartBudget b, Ms healthySince, Ms now, const Timings 
 
 // ---- Versions (rule 5) ----------------------------------------------------------------------
 enum class VersionAction { None, ShowMismatch, Replace };
+// Replace only when opted in and the installed version is newer than the running one.
 VersionAction decideVersion(const std::string &reported, const std::string &installed,
                             bool autoReplace);
+// -1, 0, 1 as a is older, the same, newer than b (dotted numbers, then a pre-release before
+// its release); nullopt when either cannot be read or two pre-releases differ.
+std::optional<int> compareVersions(const std::string &a, const std::string &b);
 bool sameVersion(const std::string &a, const std::string &b); // ignores a leading 'v', spaces
 
 } // namespace tether::policy

@@ -157,8 +157,12 @@ const char *toString(StopCause c) {
         return "version update";
     case StopCause::PortChange:
         return "the configured port changed";
+    case StopCause::StartFailed:
+        return "its start failed";
     case StopCause::Crash:
         return "the service died";
+    case StopCause::External:
+        return "stopped by another program";
     }
     return "stop";
 }
@@ -191,7 +195,11 @@ State displayState(const SupervisionState &s) {
     case Phase::Idle:
         return s.failure.empty() ? State::Stopped : State::Failed;
     case Phase::Resolving:
-        return s.due[int(Timer::Resolve)] && !s.waitingSince ? State::Restarting : State::Starting;
+        // Waiting for a registered owner to listen, or for a replacement to register, is part
+        // of a start; a retry after a look that could not tell is a restart.
+        return s.due[int(Timer::Resolve)] && !s.waitingSince && !s.successorSince
+                   ? State::Restarting
+                   : State::Starting;
     case Phase::Launching:
     case Phase::Starting:
         return State::Starting;
@@ -200,7 +208,8 @@ State displayState(const SupervisionState &s) {
         return s.responding ? State::Healthy : State::NotResponding;
     case Phase::Verifying:
     case Phase::Stopping:
-        return s.stopCause == StopCause::Recovery || s.stopCause == StopCause::StartupTimeout
+        return s.stopCause == StopCause::Recovery || s.stopCause == StopCause::StartupTimeout ||
+                       s.stopCause == StopCause::StartFailed
                    ? State::Recovering
                    : State::Stopping;
     case Phase::Cleaning:
@@ -235,8 +244,14 @@ std::string pidText(os::Pid pid) {
 
 bool countsAsFailure(StopCause c) {
     return c == StopCause::Recovery || c == StopCause::StartupTimeout ||
-           c == StopCause::VersionUpdate || c == StopCause::Crash;
+           c == StopCause::VersionUpdate || c == StopCause::StartFailed || c == StopCause::Crash;
 }
+
+// How long an owner that exited and unregistered is given to be replaced by another client
+// (opencode's ensure() stops the old service, then starts a new one at once, which registers
+// in ~250 ms) before Tether takes it as stopped by that client.
+constexpr Ms kSuccessorWaitMs = 10000;
+constexpr Ms kSuccessorLookMs = 250;
 
 // One step in progress: the state being changed, the commands issued so far.
 class Machine {
@@ -272,6 +287,11 @@ public:
 
 private:
     const Timings &timings() const { return s_.config.timings; }
+    // How long a start may take: [probe] startupDeadlineMs, at least what the profile's own
+    // clients wait (opencode 2.x: 120 s).
+    Ms startupBudget() const {
+        return std::max(timings().startupDeadlineMs, s_.config.minStartupDeadlineMs);
+    }
     void emit(Command c) { out_.push_back(std::move(c)); }
     void log(std::string line) { emit(Log{std::move(line)}); }
     void notify(NoticeKind k, std::string message) { emit(Notify{k, std::move(message)}); }
@@ -305,8 +325,13 @@ private:
     void timeGap(const std::string &why);
     void checkGap(Timer t);
     void probeFailed(const std::string &why);
+    bool lateAnswer(Ms sentAt);
+    void notReady(const std::string &why);
+    void startFailed(const std::string &why);
+    void followOther(const ManagedFacts &m, const std::string &reason);
     void beginStop(StopCause cause, const std::string &reason);
     void runPlan(bool terminate, bool group);
+    Terminals terminalsFor(bool terminate) const;
     void serviceEnded();
     void scheduleRestart(const std::string &reason);
     void checkVersion(const std::string &reported);
@@ -330,6 +355,7 @@ void Machine::forget() {
     s_.lastAnswerLatency = -1;
     s_.responding = true;
     s_.startupDeadline.reset();
+    s_.notReadySince.reset();
 }
 
 void Machine::fail(const std::string &message, std::optional<NoticeKind> kind,
@@ -378,6 +404,7 @@ void Machine::on(const StartupFacts &f) {
         goIdle("stopped");
         return;
     }
+    s_.launchPort = f.launchPort.value_or(s_.config.port);
     if (s_.config.selfRegistering)
         startupFactsManaged(f);
     else
@@ -466,8 +493,33 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
     const ManagedFacts &m = f.managed;
     using V = ManagedFacts::Verdict;
     if (m.verdict != V::Wait) s_.waitingSince.reset();
+    if (m.verdict != V::None) s_.successorSince.reset();
     switch (m.verdict) {
     case V::None:
+        if (!s_.exitPending.empty() && s_.svc) {
+            // It exited and took its registration with it: a clean stop, by another client
+            // (`opencode service stop`) or by one that replaces it and starts a new service
+            // right away. A crash leaves the file naming the dead pid (V::Gone).
+            if (!s_.successorSince) s_.successorSince = now_;
+            if (now_ - *s_.successorSince < kSuccessorWaitMs) {
+                s_.reason = "its owner exited and unregistered: looking for a replacement";
+                startTimer(Timer::Resolve, kSuccessorLookMs);
+                return;
+            }
+            s_.successorSince.reset();
+            const std::string why = s_.exitPending;
+            s_.exitPending.clear();
+            log(why + " and unregistered, and no other service registered within " +
+                std::to_string(kSuccessorWaitMs / 1000) +
+                " s: stopped by another program; Tether leaves it stopped");
+            notify(NoticeKind::StoppedElsewhere,
+                   "Tether leaves it stopped. Start it from the tray when you need it.");
+            s_.want = Want::Stopped;
+            s_.stopCause = StopCause::External;
+            s_.reason = "stopped by another program";
+            runPlan(false, s_.svc->exitWitnessed); // what it left, if anything, still goes
+            return;
+        }
         break;
     case V::Invalid:
         // Not removed: Tether cannot tell whose it is. A new service replaces it.
@@ -476,24 +528,17 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         break;
     case V::Adopt: {
         if (!s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id) break; // the same one
-        TrackedService svc;
-        svc.id = m.process;
-        svc.pgid = m.pgid;
-        svc.port = m.port;
-        svc.password = m.password;
-        svc.managedId = m.id;
-        svc.external = !m.launchedByUs;
         if (!s_.exitPending.empty())
             log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
                 "): following the new owner");
         s_.exitPending.clear();
-        adopt(svc, m.version, "adopted running service " + pidText(m.process.pid));
+        followOther(m, "adopted running service " + pidText(m.process.pid));
         return;
     }
     case V::Wait: {
         // Alive and plausibly the writer, not listening (yet): never start a contender.
         if (!s_.waitingSince) s_.waitingSince = now_;
-        if (now_ - *s_.waitingSince >= timings().startupDeadlineMs) {
+        if (now_ - *s_.waitingSince >= startupBudget()) {
             s_.waitingSince.reset();
             fail("the registered service " + pidText(m.process.pid) + " does not listen on port " +
                  std::to_string(m.port) + "; stop it or remove its service.json");
@@ -540,7 +585,13 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
 }
 
 void Machine::decideLaunch(const PortFacts &port) {
-    const std::string p = std::to_string(s_.config.port);
+    const std::string p = std::to_string(s_.launchPort);
+    if (s_.launchPort == 0) { // the service's own choice, unknown here: it says where it went
+        s_.phase = Phase::Launching;
+        s_.reason = "launching the service";
+        emit(Launch{0});
+        return;
+    }
     switch (portHolder(port, 0, Family::V4)) {
     case PortHolder::Free:
         break;
@@ -571,7 +622,7 @@ void Machine::decideLaunch(const PortFacts &port) {
     }
     s_.phase = Phase::Launching;
     s_.reason = "launching the service on port " + p;
-    emit(Launch{s_.config.port});
+    emit(Launch{s_.launchPort});
 }
 
 void Machine::adopt(const TrackedService &svc, const std::string &version,
@@ -608,7 +659,7 @@ void Machine::on(const Launched &l) {
     svc.id = l.id;
     svc.pgid = l.pgid;
     svc.ourChild = true;
-    svc.port = s_.config.port;
+    svc.port = s_.launchPort;
     svc.family = s_.config.launchFamily;
     svc.password = l.password;
     s_.svc = svc;
@@ -616,12 +667,13 @@ void Machine::on(const Launched &l) {
     s_.responding = true;
     s_.window = windowOpenedAt(now_);
     s_.startupAttempt = 0;
-    s_.startupDeadline = now_ + timings().startupDeadlineMs;
+    s_.startupDeadline = now_ + startupBudget();
     s_.stableSince.reset();
     s_.version.clear();
     s_.versionMismatch = false;
     s_.versionNoticed = false;
-    s_.reason = "started " + pidText(l.id.pid) + " on port " + std::to_string(svc.port);
+    s_.reason = "started " + pidText(l.id.pid) +
+                (svc.port > 0 ? " on port " + std::to_string(svc.port) : std::string());
     log(s_.reason);
     if (!s_.config.selfRegistering) emit(WriteRegistration{});
     if (s_.quitting && s_.leaveRunningOnQuit) {
@@ -663,7 +715,7 @@ void Machine::timeGap(const std::string &why) {
     log("time gap (" + why + "): the recovery window restarts");
     s_.window = onTimeGap(s_.window, now_);
     // The start-up deadline, too, counts only time Tether experienced.
-    if (s_.startupDeadline) s_.startupDeadline = now_ + timings().startupDeadlineMs;
+    if (s_.startupDeadline) s_.startupDeadline = now_ + startupBudget();
     if (s_.phase == Phase::Starting || s_.phase == Phase::Running) {
         if (s_.due[int(Timer::Window)]) startTimer(Timer::Window, timings().windowMs);
         if (s_.probeSeq == 0) sendProbe(); // fresh evidence at once
@@ -716,21 +768,38 @@ void Machine::on(const TimerFired &f) {
     }
 }
 
+// An answer that came back across a gap in Tether's own time: the gap restarts the window.
+// True when the answer is no evidence at all (the clock went back under it).
+bool Machine::lateAnswer(Ms sentAt) {
+    const Ms deadline = sentAt + timings().probeTimeoutMs;
+    if (now_ < sentAt) {
+        timeGap("the clock went back under a probe");
+        return true;
+    }
+    if (now_ > deadline && isTimeGap(deadline, now_, timings()))
+        timeGap("a probe settled " + std::to_string(now_ - deadline) + " ms after its deadline");
+    return false;
+}
+
 void Machine::on(const ProbeAnswered &a) {
     if (a.seq == 0 || a.seq != s_.probeSeq || !s_.svc) return;
+    const std::string why = a.error.empty() ? "unhealthy answer" : a.error;
+    if (!a.healthy && a.boot == Boot::Starting) {
+        notReady(why);
+        return;
+    }
+    if (!a.healthy && a.boot == Boot::Failed) {
+        startFailed(why);
+        return;
+    }
     if (!a.healthy) {
-        probeFailed(a.error.empty() ? "unhealthy answer" : a.error);
+        probeFailed(why);
         return;
     }
     const Ms sentAt = s_.probeSentAt;
     s_.probeSeq = 0;
-    const Ms deadline = sentAt + timings().probeTimeoutMs;
-    if (now_ < sentAt) {
-        timeGap("the clock went back under a probe");
-        return;
-    }
-    if (now_ > deadline && isTimeGap(deadline, now_, timings()))
-        timeGap("a probe settled " + std::to_string(now_ - deadline) + " ms after its deadline");
+    if (lateAnswer(sentAt)) return;
+    s_.notReadySince.reset();
     s_.lastAnswerLatency = now_ - sentAt;
     s_.window = onProbeAnswered(s_.window, now_);
     cancelTimer(Timer::Window);
@@ -758,6 +827,50 @@ void Machine::on(const ProbeAnswered &a) {
     checkVersion(a.version);
 }
 
+// "Not ready" (503): it boots or shuts down. It answered, so its event loop runs: for as long
+// as a start may take (the start-up deadline, which opencode 2.x's clients make 120 s), each
+// such answer counts for the recovery window as an answer does; a service that stays not ready
+// longer is judged as a silent one. It never makes the service Healthy.
+void Machine::notReady(const std::string &why) {
+    if (!s_.notReadySince) s_.notReadySince = now_;
+    if (now_ - *s_.notReadySince >= startupBudget()) {
+        probeFailed(why + " for " + std::to_string((now_ - *s_.notReadySince) / 1000) + " s");
+        return;
+    }
+    const Ms sentAt = s_.probeSentAt;
+    s_.probeSeq = 0;
+    if (lateAnswer(sentAt)) return;
+    s_.lastError = why;
+    s_.window = onProbeAnswered(s_.window, now_);
+    cancelTimer(Timer::Window);
+    if (s_.phase == Phase::Starting) {
+        s_.reason = why;
+        if (s_.startupDeadline && now_ >= *s_.startupDeadline) {
+            beginStop(StopCause::StartupTimeout, "not ready within " +
+                                                     std::to_string(startupBudget()) +
+                                                     " ms of its start: " + why);
+            return;
+        }
+        Ms delay = startupProbeDelay(++s_.startupAttempt);
+        if (s_.startupDeadline) delay = std::min(delay, *s_.startupDeadline - now_);
+        scheduleProbe(delay);
+        return;
+    }
+    if (s_.responding) {
+        s_.responding = false;
+        s_.reason = why;
+    }
+    scheduleProbe(timings().probeIntervalMs - (now_ - sentAt));
+}
+
+// It said its start failed (opencode 2.x /api/info 500) and will stay so, alive: stopped and
+// counted as a failed start, so the budget decides whether another start is worth it.
+void Machine::startFailed(const std::string &why) {
+    s_.probeSeq = 0;
+    s_.lastError = why;
+    beginStop(StopCause::StartFailed, "its start failed: " + why);
+}
+
 void Machine::on(const ProbeMissed &m) {
     if (m.seq == 0 || m.seq != s_.probeSeq || !s_.svc) return;
     if (m.refused && !s_.config.hostPinned) // nothing at that address: try the other family
@@ -780,7 +893,7 @@ void Machine::probeFailed(const std::string &why) {
     if (s_.phase == Phase::Starting && s_.startupDeadline) {
         if (now_ >= *s_.startupDeadline) {
             beginStop(StopCause::StartupTimeout, "not healthy within " +
-                                                     std::to_string(timings().startupDeadlineMs) +
+                                                     std::to_string(startupBudget()) +
                                                      " ms of its start: " + why);
             return;
         }
@@ -880,6 +993,29 @@ void Machine::beginStop(StopCause cause, const std::string &reason) {
     emit(Verify{s_.svc->id, s_.svc->port});
 }
 
+// A ready service that is replaced hands its terminals to the next one; a stop lets it end
+// them; a hung or failed one cannot be asked (as ensure()'s eviction: no request).
+Terminals Machine::terminalsFor(bool terminate) const {
+    if (!s_.config.selfRegistering || !terminate) return Terminals::Untouched;
+    // Ready and answering until the stop (a first answer sets stableSince).
+    const bool answers = s_.stableSince.has_value() && s_.responding;
+    switch (s_.stopCause) {
+    case StopCause::Restart:
+    case StopCause::VersionUpdate:
+    case StopCause::PortChange:
+        return answers ? Terminals::HandOver : Terminals::Clear;
+    case StopCause::User:
+        return answers ? Terminals::ShutDown : Terminals::Clear;
+    case StopCause::Recovery:
+    case StopCause::StartupTimeout:
+    case StopCause::StartFailed:
+    case StopCause::Crash:
+    case StopCause::External:
+        break;
+    }
+    return Terminals::Clear;
+}
+
 void Machine::runPlan(bool terminate, bool group) {
     const TrackedService &svc = *s_.svc;
     StopPlan plan;
@@ -893,6 +1029,7 @@ void Machine::runPlan(bool terminate, bool group) {
     plan.groupGraceMs = s_.config.orphanGraceMs;
     plan.membersStartedBy = svc.goneBy;
     plan.orphans = true; // the MCP side applies [orphans] whileRunning (clean, ask, ignore)
+    plan.terminals = terminalsFor(terminate);
     s_.phase = terminate ? Phase::Stopping : Phase::Cleaning;
     if (terminate) log("terminating " + pidText(svc.id.pid) + ": " + s_.reason);
     emit(RunStopPlan{plan, s_.stopCause});
@@ -988,7 +1125,7 @@ void Machine::refused(const std::string &why) {
         return;
     }
     if (s_.stopCause == StopCause::Recovery || s_.stopCause == StopCause::StartupTimeout ||
-        s_.stopCause == StopCause::VersionUpdate) {
+        s_.stopCause == StopCause::StartFailed || s_.stopCause == StopCause::VersionUpdate) {
         // The window goes on: probes continue, and the next window check tries again.
         s_.phase = Phase::Running;
         s_.responding = s_.stopCause == StopCause::VersionUpdate;
@@ -1010,8 +1147,12 @@ void Machine::on(const StopPlanDone &d) {
         refused("could not stop " + pidText(s_.svc->id.pid) + ": " + d.detail);
         return;
     }
+    // opencode's own stop removes service.json once the process is gone, if it still names
+    // it; one that was left running keeps its registration (without it, it would leave).
+    const std::string managedId = s_.svc ? s_.svc->managedId : std::string();
     forget();
     emit(DropRegistration{});
+    if (!managedId.empty() && s_.leftRunning.empty()) emit(DropRegistration{false, managedId});
     s_.phase = Phase::Idle;
     serviceEnded();
 }
@@ -1026,7 +1167,9 @@ void Machine::serviceEnded() {
         if (!leftRunning.empty())
             fail(leftRunning);
         else
-            goIdle(cause == StopCause::User ? "stopped on request" : "stopped");
+            goIdle(cause == StopCause::User       ? "stopped on request"
+                   : cause == StopCause::External ? "stopped by another program"
+                                                  : "stopped");
         return;
     }
     if (s_.quitting) { // leaving a service running: a replacement now, no back-off
@@ -1111,9 +1254,23 @@ void Machine::on(const Exited &e) {
 }
 
 void Machine::on(const ManagedRegistrationChanged &c) {
-    if (!s_.config.selfRegistering || !s_.svc) return;
-    if (s_.phase != Phase::Starting && s_.phase != Phase::Running) return;
+    if (!s_.config.selfRegistering) return;
     const ManagedFacts &m = c.facts;
+    if (s_.phase == Phase::Idle && !s_.quitting && m.verdict == ManagedFacts::Verdict::Adopt) {
+        // Another client's Service.ensure() started it (the TUI, the desktop app, the CLI):
+        // they want it running, and Tether shows and supervises what runs, whatever it said
+        // before. It was never Tether's to stop, so it is followed as it is.
+        s_.want = Want::Running;
+        s_.budget = {};
+        s_.failure.clear();
+        log("another program started the service (" + pidText(m.process.pid) + ", " + m.id +
+            "): following it");
+        notify(NoticeKind::StartedElsewhere, "Tether watches over it again.");
+        followOther(m, "started by another program: " + pidText(m.process.pid));
+        return;
+    }
+    if (!s_.svc) return;
+    if (s_.phase != Phase::Starting && s_.phase != Phase::Running) return;
     TrackedService &svc = *s_.svc;
     if (!m.id.empty() && m.id == svc.managedId) {
         svc.password = m.password;
@@ -1134,6 +1291,10 @@ void Machine::on(const ManagedRegistrationChanged &c) {
     log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
         "): following the new owner; " + pidText(svc.id.pid) + " is left to shut itself down");
     forget(); // no signal: the old service sees the file and leaves by itself
+    followOther(m, "following the new owner " + pidText(m.process.pid));
+}
+
+void Machine::followOther(const ManagedFacts &m, const std::string &reason) {
     TrackedService next;
     next.id = m.process;
     next.pgid = m.pgid;
@@ -1141,7 +1302,7 @@ void Machine::on(const ManagedRegistrationChanged &c) {
     next.password = m.password;
     next.managedId = m.id;
     next.external = !m.launchedByUs;
-    adopt(next, m.version, "following the new owner " + pidText(m.process.pid));
+    adopt(next, m.version, reason);
 }
 
 // ---- The person's requests --------------------------------------------------------------------

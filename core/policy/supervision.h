@@ -65,10 +65,13 @@ os::Pid servicePortOwner(const os::Identity &root, const PortFacts &facts,
 
 struct SupervisionConfig {
     Timings timings;
-    int port = 4096;
+    int port = 4096; // 0: the service picks its own (opencode 2.x; the facts say which)
     bool autoReplaceOnVersionChange = false;
     std::string installedVersion;
-    bool selfRegistering = false;     // opencode 2.x: the service writes its own registration
+    bool selfRegistering = false; // opencode 2.x: the service writes its own registration
+    // A start may take at least this long, whatever the settings say (opencode 2.x: its own
+    // clients wait 120 s for a service to get ready; killing it sooner fights them).
+    Ms minStartupDeadlineMs = 0;
     bool hostPinned = true;           // the launch names its address (opencode, demo); custom: not
     Family launchFamily = Family::V4; // where a launched service listens (its --hostname)
     std::string profileError;         // non-empty: the profile cannot run; a start fails with it
@@ -113,7 +116,9 @@ enum class StopCause {
     StartupTimeout,
     VersionUpdate,
     PortChange,
-    Crash, // the service died by itself: only the remnant part runs
+    StartFailed, // it answered that its start failed (opencode 2.x: /api/info 500)
+    Crash,       // the service died by itself: only the remnant part runs
+    External,    // another program stopped it (opencode 2.x: it exited and unregistered)
 };
 const char *toString(StopCause c);
 
@@ -155,6 +160,10 @@ struct SupervisionState {
     int startupAttempt = 0;
     std::optional<Ms> startupDeadline; // none for adopted services
     std::optional<Ms> waitingSince;    // opencode 2.x: a registered owner not listening yet
+    std::optional<Ms> notReadySince;   // answers "not ready" (503) since: starting or stopping
+    std::optional<Ms> successorSince;  // opencode 2.x: its owner exited unregistered; waiting
+                                       // for another client's replacement to register
+    int launchPort = 0;                // where a launch will listen (the start-up facts')
     std::optional<Ms> refusedSince;    // verifications refused (cannot tell) since
     // A stop found the tracked pid alive but not on the port (rule 3: never signalled): what a
     // person who asked for it to be gone is told, instead of "stopped".
@@ -212,11 +221,18 @@ struct TimerFired {
 struct TimeGap { // the OS said the machine slept, or Tether was stalled
     std::string why;
 };
+// Where an answering service says its start stands (opencode 2.x GET /api/info).
+enum class Boot {
+    Ready,    // a plain answer, healthy or not
+    Starting, // 503: it is booting (or shutting down): alive, not ready
+    Failed,   // 500: its boot failed; it stays alive and will not get ready
+};
 struct ProbeAnswered {
     std::uint64_t seq = 0;
     bool healthy = false;
     std::string version; // empty when the answer has none
     std::string error;   // why unhealthy
+    Boot boot = Boot::Ready;
 };
 struct ProbeMissed {
     std::uint64_t seq = 0;
@@ -266,7 +282,11 @@ struct ManagedFacts {
 struct StartupFacts {
     RegistrationFacts registration;
     ManagedFacts managed;
-    PortFacts configuredPort; // of the configured port
+    PortFacts configuredPort; // of the port a launch would take
+    // That port, when the facts say: the configured one, or (opencode 2.x) the one the service
+    // will choose, read from its config now; 0 when it cannot be known (nothing is checked
+    // before the launch). Not given: the configured port.
+    std::optional<int> launchPort;
 };
 struct Launched {
     os::Identity id;
@@ -292,7 +312,8 @@ struct StopPlanDone {
     bool refused = false; // the identity did not hold right before a signal: nothing was sent
     std::string detail;
 };
-struct ManagedRegistrationChanged { // opencode 2.x: service.json names another owner now
+// opencode 2.x: service.json changed (another owner, or one while nothing is tracked).
+struct ManagedRegistrationChanged {
     ManagedFacts facts;
 };
 // The service's event stream delivered an event (a heartbeat or any other): its event loop runs.
@@ -334,6 +355,15 @@ struct Verify {
     int port = 0;
 };
 
+// opencode 2.x's persistent terminals, before its service is signalled (its own clients do
+// the same: docs/opencode2-protocol.md, Stop and replace).
+enum class Terminals {
+    Untouched, // not opencode 2.x, or the service is already gone
+    Clear,     // a hung or failed service: no request; an old handoff ticket is dropped
+    ShutDown,  // a stop: the service is asked to end them cleanly first
+    HandOver,  // a replacement of a ready service: the next one takes them over
+};
+
 // The one stop plan: explicit stop, restart, recovery, crash clean-up. Each step re-verifies
 // what it signals right before the signal (the shell's runner).
 struct StopPlan {
@@ -343,8 +373,9 @@ struct StopPlan {
     Ms graceMs = 0;
     bool group = true;   // then what is left of its group / job: TERM + CONT, ...
     Ms groupGraceMs = 0; // ... this long for it to empty (with the orphans), then KILL
-    std::uint64_t membersStartedBy = 0; // a dead service's group: members must be this old
-    bool orphans = true;                // then its orphaned MCP processes (ledger)
+    std::uint64_t membersStartedBy = 0;         // a dead service's group: members must be this old
+    bool orphans = true;                        // then its orphaned MCP processes (ledger)
+    Terminals terminals = Terminals::Untouched; // first of all (opencode 2.x)
 };
 // The group step, decided right before the group signal: pgid is still the service's group
 // only while it has live members, none of them started before the service (none can descend

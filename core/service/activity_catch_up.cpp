@@ -1,4 +1,5 @@
 #include "service/activity_catch_up.h"
+#include "service/activity_events_v2.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -103,6 +104,11 @@ void ActivityCatchUp::start(const QUrl &base, const QByteArray &authorization,
     snapshot_ = {};
     busy_.clear();
     error_.clear();
+    if (config_.v2) {
+        statusAsked_ = true;
+        get(Step::ActiveV2, QStringLiteral("/api/session/active"), {}, {});
+        return;
+    }
     get(Step::Sessions, QStringLiteral("/session"), {}, {});
 }
 
@@ -166,6 +172,11 @@ void ActivityCatchUp::onReply(QNetworkReply *reply, Step step, const QString &di
                     .arg(QString::fromLatin1(QUrl::toPercentEncoding(id))),
                 directory, id);
         }
+        break;
+    case Step::ActiveV2:
+        for (const QString &id : parseActiveSessionsV2(body))
+            if (int(snapshot_.busySessions.size()) < config_.maxSessions)
+                snapshot_.busySessions.push_back(id.toStdString());
         break;
     case Step::Messages:
         for (policy::ActivitySnapshotTool &t :

@@ -2,8 +2,8 @@
 // replays nothing, so a tool call that started before Tether followed the stream (a Tether
 // restart, a dropped stream) would be invisible until it ends, and a plain stop would not be
 // refused. opencode 1.x: GET /session for the directories, /session/status?directory=D for the
-// busy sessions, /session/{id}/message for their tool parts. It decides nothing: the merge is
-// policy::applyActivitySnapshot.
+// busy sessions, /session/{id}/message for their tool parts; opencode 2.x: GET
+// /api/session/active. It decides nothing: the merge is policy::applyActivitySnapshot.
 #pragma once
 
 #include "policy/activity.h"
@@ -41,6 +41,9 @@ public:
         int maxDirectories = 16;
         int maxSessions = 64;
         int messageLimit = 4; // the newest messages hold the running tool part
+        // opencode 2.x: one question, GET /api/session/active (its sessions at work; no route
+        // lists their tool calls, which the stream names as they start).
+        bool v2 = false;
     };
 
     explicit ActivityCatchUp(Config config, QObject *parent = nullptr);
@@ -60,7 +63,7 @@ signals:
                   const QString &error);
 
 private:
-    enum class Step { Sessions, Status, Messages };
+    enum class Step { Sessions, Status, Messages, ActiveV2 };
     void get(Step step, const QString &path, const QString &directory, const QString &session);
     void onReply(QNetworkReply *reply, Step step, const QString &directory, const QString &session);
     void askStatus();

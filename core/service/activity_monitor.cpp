@@ -1,4 +1,5 @@
 #include "service/activity_monitor.h"
+#include "service/activity_events_v2.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -89,7 +90,8 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
                                        5000,
                                        config_.maxDirectories,
                                        int(config_.limits.maxSessions),
-                                       4}) {
+                                       4,
+                                       config_.v2}) {
     if (!config_.clock) {
         auto timer = std::make_shared<QElapsedTimer>();
         timer->start();
@@ -220,7 +222,10 @@ void ActivityMonitor::onReadyRead() {
                 return;
             }
         }
-        // event:, id:, retry: and comments (":") carry nothing Tether uses.
+        // opencode 2.x sends ": heartbeat" every 15 s and nothing else while idle: proof
+        // that its event loop runs, once the stream has said it is connected.
+        if (line.startsWith(':') && connected_) heartbeat();
+        // event:, id:, retry: and other comments carry nothing Tether uses.
     }
     buffer_.remove(0, start);
     if (buffer_.size() > config_.maxLineBytes)
@@ -228,8 +233,17 @@ void ActivityMonitor::onReadyRead() {
                          .arg(config_.maxLineBytes));
 }
 
+void ActivityMonitor::heartbeat() {
+    policy::ActivityEvent e;
+    e.kind = policy::ActivityEventKind::Heartbeat;
+    const qint64 t = now();
+    activity_ = policy::applyActivityEvent(activity_, e, t, config_.limits);
+    emit alive(t);
+}
+
 void ActivityMonitor::dispatch(const QByteArray &data) {
-    const std::optional<policy::ActivityEvent> e = parseActivityEvent(data);
+    const std::optional<policy::ActivityEvent> e =
+        config_.v2 ? parseActivityEventV2(data) : parseActivityEvent(data);
     if (!e) return;
     const qint64 t = now();
     if (e->kind == policy::ActivityEventKind::Connected || !connected_) {

@@ -1,6 +1,7 @@
-// Follows the service's event stream (opencode 1.x GET /global/event, server-sent events; the
-// demo's copy) and keeps policy::Activity from it. It decides nothing: the fold is the policy's,
-// and the supervisor reads the activity and the proof of life it gives.
+// Follows the service's event stream (opencode 1.x GET /global/event and the demo's copy;
+// opencode 2.x GET /api/event: server-sent events) and keeps policy::Activity from it. It decides
+// nothing: the fold is the policy's, and the supervisor reads the activity and the proof of life it
+// gives.
 #pragma once
 
 #include "policy/activity.h"
@@ -44,6 +45,7 @@ public:
         policy::ActivityLimits limits;
         // Directories remembered from the stream's events for the catch-up's questions.
         int maxDirectories = 16;
+        bool v2 = false; // opencode 2.x: its event shapes and /api/session/active
     };
 
     explicit ActivityMonitor(Config config, QObject *parent = nullptr);
@@ -81,6 +83,7 @@ private:
     void scheduleRetry();
     void setConnected(bool c);
     void dispatch(const QByteArray &data);
+    void heartbeat(); // a comment line: the service's event loop runs
     void rememberDirectory(const std::string &directory);
     void onCaughtUp(const policy::ActivitySnapshot &snapshot, const QStringList &directories,
                     const QString &error);

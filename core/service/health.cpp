@@ -6,8 +6,19 @@
 
 namespace tether {
 
-HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteArray &body) {
+HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteArray &body,
+                          qint64 expectedPid) {
     HealthVerdict v;
+    if (dialect == policy::Dialect::Opencode2 && httpStatus == 503) {
+        v.boot = policy::Boot::Starting;
+        v.error = QStringLiteral("not ready: it is starting or stopping (HTTP 503)");
+        return v;
+    }
+    if (dialect == policy::Dialect::Opencode2 && httpStatus == 500) {
+        v.boot = policy::Boot::Failed;
+        v.error = QStringLiteral("it says its start failed (HTTP 500 from /api/info)");
+        return v;
+    }
     if (httpStatus == 401 || httpStatus == 403) {
         v.error =
             QStringLiteral("health endpoint refused the credentials (HTTP %1)").arg(httpStatus);
@@ -32,6 +43,13 @@ HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteAr
         if (pid >= 2 && pid < 4294967296.0 && pid == std::floor(pid)) v.reportedPid = qint64(pid);
         if (!version.isString()) {
             v.error = QStringLiteral("/api/info has no version");
+            return v;
+        }
+        // opencode's own clients take another pid as a stale registration: not this service.
+        if (expectedPid > 0 && v.reportedPid > 0 && v.reportedPid != expectedPid) {
+            v.error = QStringLiteral("pid %1 answers on the port, not the registered pid %2")
+                          .arg(v.reportedPid)
+                          .arg(expectedPid);
             return v;
         }
         v.healthy = true;

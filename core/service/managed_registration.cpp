@@ -7,6 +7,7 @@
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QUuid>
 
 #ifdef Q_OS_UNIX
@@ -69,14 +70,6 @@ ManagedRegistrationRead parseManagedRegistration(const QByteArray &bytes) {
         return invalid(QStringLiteral("password is missing or empty"));
     m.password = password.toString();
     m.version = o.value(QLatin1String("version")).toString().left(64);
-
-    const QJsonValue startedAt = o.value(QLatin1String("startedAt"));
-    if (startedAt.isDouble() && startedAt.toDouble() > 0 && startedAt.toDouble() < 1e15)
-        m.startedAtMs = qint64(startedAt.toDouble());
-    else if (startedAt.isString()) {
-        const QDateTime t = QDateTime::fromString(startedAt.toString(), Qt::ISODateWithMs);
-        if (t.isValid()) m.startedAtMs = t.toMSecsSinceEpoch();
-    }
     ManagedRegistrationRead r;
     r.status = ManagedRegistrationRead::Status::Ok;
     r.registration = m;
@@ -88,9 +81,47 @@ QByteArray serializeManagedRegistration(const ManagedRegistration &r) {
                   {QStringLiteral("version"), r.version},
                   {QStringLiteral("url"), r.url.toString()},
                   {QStringLiteral("pid"), double(r.pid)},
-                  {QStringLiteral("password"), r.password},
-                  {QStringLiteral("startedAt"), double(r.startedAtMs)}};
+                  {QStringLiteral("password"), r.password}};
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+namespace {
+
+bool releaseChannel(const QString &channel) {
+    return channel == QLatin1String("latest") || channel == QLatin1String("dev") ||
+           channel == QLatin1String("beta") || channel == QLatin1String("next");
+}
+
+} // namespace
+
+QString opencodeChannel(const QString &version) {
+    if (version == QLatin1String("local")) return version;
+    static const QRegularExpression preview(QStringLiteral("^0\\.0\\.0-([^-]+)-"));
+    const QRegularExpressionMatch m = preview.match(version);
+    return m.hasMatch() ? m.captured(1) : QStringLiteral("latest");
+}
+
+QString managedRegistrationFileName(const QString &channel) {
+    if (releaseChannel(channel) || channel.isEmpty()) return QStringLiteral("service.json");
+    QString safe = channel.left(64);
+    for (QChar &c : safe)
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != QLatin1Char('.') &&
+            c != QLatin1Char('_') && c != QLatin1Char('-'))
+            c = QLatin1Char('-');
+    return QStringLiteral("service-%1.json").arg(safe);
+}
+
+std::optional<int> defaultServicePort(const QString &channel) {
+    if (releaseChannel(channel) || channel.isEmpty()) return 0xC0DE; // 49374
+    if (channel == QLatin1String("local")) return 0xC0DF;            // 49375
+    return std::nullopt;
+}
+
+std::optional<int> parseServiceConfigPort(const QByteArray &bytes) {
+    const QJsonValue port = QJsonDocument::fromJson(bytes).object().value(QLatin1String("port"));
+    const double p = port.toDouble(0);
+    if (!port.isDouble() || p < 1 || p > 65535 || p != double(int(p))) return std::nullopt;
+    return int(p);
 }
 
 QString managedStateDir(const QString &stateDirSetting) {
@@ -103,16 +134,37 @@ QString managedStateDir(const QString &stateDirSetting) {
     return QDir::cleanPath(base + QStringLiteral("/opencode"));
 }
 
-QString managedRegistrationPath(const QString &stateDirSetting) {
-    return managedStateDir(stateDirSetting) + QStringLiteral("/service.json");
+QString managedRegistrationPath(const QString &stateDirSetting, const QString &channel) {
+    return managedStateDir(stateDirSetting) + QLatin1Char('/') +
+           managedRegistrationFileName(channel);
+}
+
+QString serviceConfigPath(const QString &channel) {
+    const QString xdg = qEnvironmentVariable("XDG_CONFIG_HOME");
+    const QString base = !xdg.isEmpty() && QDir::isAbsolutePath(xdg)
+                             ? xdg
+                             : QDir::homePath() + QStringLiteral("/.config");
+    return QDir::cleanPath(base + QStringLiteral("/opencode/") +
+                           managedRegistrationFileName(channel));
+}
+
+std::optional<int> expectedServicePort(const QString &channel) {
+    QByteArray bytes;
+    if (storage::readSmallFile(serviceConfigPath(channel), kManagedRegistrationMaxBytes, &bytes,
+                               nullptr) == storage::ReadStatus::Ok)
+        if (const std::optional<int> port = parseServiceConfigPort(bytes)) return port;
+    return defaultServicePort(channel);
 }
 
 ManagedRegistrationRead readManagedRegistration(const QString &path) {
     QByteArray bytes;
     QString error;
     switch (storage::readSmallFile(path, kManagedRegistrationMaxBytes, &bytes, &error)) {
-    case storage::ReadStatus::Ok:
-        return parseManagedRegistration(bytes);
+    case storage::ReadStatus::Ok: {
+        ManagedRegistrationRead r = parseManagedRegistration(bytes);
+        r.registration.writtenAtMs = QFileInfo(path).lastModified().toMSecsSinceEpoch();
+        return r;
+    }
     case storage::ReadStatus::Missing:
         return {};
     case storage::ReadStatus::TooLarge:
@@ -174,8 +226,8 @@ OwnerVerdict judgeOwner(const OwnerFacts &f) {
     case OwnerFacts::Life::Alive:
         break;
     }
-    if (f.processStartMs && f.registeredStartedAtMs > 0 &&
-        *f.processStartMs > f.registeredStartedAtMs + kStartToleranceMs)
+    if (f.processStartMs && f.registeredAtMs > 0 &&
+        *f.processStartMs > f.registeredAtMs + kStartToleranceMs)
         return OwnerVerdict::ProvablyGone; // the pid was reused after the registration
     switch (f.port) {
     case OwnerFacts::Port::OwnedByPid:

@@ -1,6 +1,7 @@
-// opencode 2.x registers its one shared service in service.json ($XDG_STATE_HOME/opencode/).
-// Tether only reads that file: pure parsing and judging here, plus a size-capped reader. The
-// file belongs to the service; only the demo service (which plays opencode) writes it.
+// opencode 2.x registers its one shared service in service.json ($XDG_STATE_HOME/opencode/;
+// service-<channel>.json for channels other than the releases'). Tether only reads that file:
+// pure parsing and judging here, plus a size-capped reader. The file belongs to the service
+// (docs/opencode2-protocol.md, Registration).
 #pragma once
 
 #include <QByteArray>
@@ -17,7 +18,9 @@ struct ManagedRegistration {
     QUrl url; // http://127.0.0.1:PORT (loopback only)
     qint64 pid = 0;
     QString password;
-    qint64 startedAtMs = 0; // wall clock, ms since the epoch; 0 when absent
+    // When the file was last written (its modification time, epoch ms; 0: unknown). opencode
+    // writes no start time: the file's own stamp bounds when its writer started.
+    qint64 writtenAtMs = 0;
 
     int port() const { return url.port(); }
 };
@@ -31,15 +34,31 @@ struct ManagedRegistrationRead {
 inline constexpr qint64 kManagedRegistrationMaxBytes = 64 * 1024;
 
 // Pure. Invalid: not a JSON object, id not a UUID, pid <= 1, url not http on a loopback host
-// with a port, password missing. startedAt may be epoch milliseconds or an ISO-8601 string.
+// with a port, password missing.
 ManagedRegistrationRead parseManagedRegistration(const QByteArray &bytes);
-// The demo's form of the file: startedAt as epoch milliseconds, as a JavaScript Date.now().
+// The file's five fields, as opencode writes them (tests forge registrations with it).
 QByteArray serializeManagedRegistration(const ManagedRegistration &r);
 
-// <stateDir>/service.json; an empty stateDir means $XDG_STATE_HOME/opencode, and
+// The build channel of an opencode version: "0.0.0-<channel>-<build>" for previews, "local"
+// for a build run from source, "latest" for a release (and when the version is unknown).
+QString opencodeChannel(const QString &version);
+// service.json for latest, dev, beta and next; service-<channel>.json for any other.
+QString managedRegistrationFileName(const QString &channel);
+// The port a channel's service takes when its config names none: 49374 for the release
+// channels, 49375 for local; other channels hash their name (not known here: nullopt).
+std::optional<int> defaultServicePort(const QString &channel);
+// The `port` of opencode's service config (~/.config/opencode/service.json); nullopt if none.
+std::optional<int> parseServiceConfigPort(const QByteArray &bytes);
+
+// <stateDir>/<file name>; an empty stateDir means $XDG_STATE_HOME/opencode, and
 // ~/.local/state/opencode when XDG_STATE_HOME is unset or not absolute.
 QString managedStateDir(const QString &stateDirSetting);
-QString managedRegistrationPath(const QString &stateDirSetting);
+QString managedRegistrationPath(const QString &stateDirSetting,
+                                const QString &channel = QStringLiteral("latest"));
+// opencode's own service config for the channel: $XDG_CONFIG_HOME/opencode/<file name>.
+QString serviceConfigPath(const QString &channel);
+// Where the channel's service will listen: its config's port, else the channel's default.
+std::optional<int> expectedServicePort(const QString &channel);
 
 ManagedRegistrationRead readManagedRegistration(const QString &path);
 
@@ -60,7 +79,7 @@ FileStamp stampOf(const QString &path);
 struct OwnerFacts {
     enum class Life { Alive, Gone, Unknown } life = Life::Unknown;
     std::optional<qint64> processStartMs; // wall clock start of the live pid, when the OS tells
-    qint64 registeredStartedAtMs = 0;     // 0: the registration has none
+    qint64 registeredAtMs = 0;            // the file's last write; 0: unknown
     enum class Port { OwnedByPid, Free, OwnedByOther, Unknown } port = Port::Unknown;
 };
 enum class OwnerVerdict {
@@ -70,8 +89,8 @@ enum class OwnerVerdict {
     PortHeld,     // alive and plausible, but another process listens on the port
     Unknown,      // cannot tell: never guess
 };
-// A process cannot have written a registration before it started: a start later than
-// startedAt + tolerance means the pid was reused.
+// A process cannot have written a registration before it started: a start later than the
+// file's last write + tolerance means the pid was reused.
 inline constexpr qint64 kStartToleranceMs = 2000;
 OwnerVerdict judgeOwner(const OwnerFacts &facts);
 

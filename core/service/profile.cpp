@@ -1,5 +1,7 @@
 #include "service/profile.h"
 
+#include "service/managed_registration.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -90,19 +92,25 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
             p.eventPath = QStringLiteral("/global/event");
             p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
         } else {
-            // A program other than opencode (a wrapper; the v2 demo in tests) gets exactly the
-            // configured arguments; opencode itself gets `serve --service` first.
+            // What opencode 2.x's own clients do (docs/opencode2-protocol.md): the service
+            // picks its port and password and registers them in service.json. A program other
+            // than opencode (a wrapper; the v2 stand-in in tests) gets exactly the configured
+            // arguments; opencode itself gets `serve --service` first.
             const bool wrapper = !s.program.isEmpty() &&
                                  QFileInfo(s.program).baseName() != QLatin1String("opencode");
             p.arguments = wrapper
                               ? s.arguments
                               : QStringList{QStringLiteral("serve"), QStringLiteral("--service")} +
                                     s.arguments;
-            p.healthPath = QStringLiteral("/api/info");
+            p.port = 0; // the service's own: read from its config at each start
+            p.channel = s.channel.isEmpty() ? opencodeChannel(p.installedVersion) : s.channel;
+            p.healthPath = QStringLiteral("/api/info"); // what Service.ensure() probes
             p.mcpStatusPath = QStringLiteral("/api/mcp");
-            p.configPath = QStringLiteral("/api/config"); // unconfirmed in 2.x: a 404 is harmless
+            p.mcpCommandsFromConfigFiles = true;
             p.mcpActionPath = QStringLiteral("/api/mcp/%1/%2");
+            p.eventPath = QStringLiteral("/api/event");
             p.selfRegistering = true;
+            p.minStartupDeadlineMs = 120000; // ensure()'s promiseTimeout
         }
         if (p.program.isEmpty() && id == Dialect::Opencode2)
             // A registered service can be adopted without the binary; only a launch needs it.

@@ -20,15 +20,20 @@ struct Profile {
     QString program;
     QStringList arguments; // the full argument list, port already filled in
     int port = 0;
-    QString healthPath;           // GET, answered with a JSON object
-    QString mcpStatusPath;        // GET, empty when the service has none
-    QString configPath;           // GET, MCP entries with their command arrays
+    QString healthPath;                      // GET, answered with a JSON object
+    QString mcpStatusPath;                   // GET, empty when the service has none
+    QString configPath;                      // GET, MCP entries with their command arrays
+    bool mcpCommandsFromConfigFiles = false; // opencode2: no route has them (mcp/opencode_config.h)
     QString mcpActionPath;        // with %1 = name, %2 = connect|disconnect; empty when none
     QString eventPath;            // GET, server-sent events of the service's work; empty: none
     QString authUser;             // Basic auth user; empty: no auth
     QString passwordEnv;          // the environment variable that passes the per-start password
     bool selfRegistering = false; // opencode2: the service writes its own service.json
-    QString installedVersion;     // the version the installed program reports; empty: unknown
+    QString channel;              // opencode2: its build channel (names service.json, its port)
+    // opencode2: clients wait this long for a service to get ready (Service.ensure()); a
+    // shorter [probe] startupDeadlineMs would kill a slow boot another client waits out.
+    qint64 minStartupDeadlineMs = 0;
+    QString installedVersion; // the version the installed program reports; empty: unknown
 };
 
 struct OpencodeInstall {

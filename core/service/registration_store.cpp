@@ -116,6 +116,11 @@ void RegistrationStore::dropManaged(const std::string &id) {
         QFile::remove(config_.managedPath);
 }
 
+int RegistrationStore::launchPort(int configured) {
+    if (config_.managedPath.isEmpty()) return configured;
+    return expectedServicePort(config_.channel).value_or(0);
+}
+
 policy::ManagedFacts judgeManagedRegistration(const ManagedRegistrationRead &read,
                                               qint64 launchedPid) {
     using V = policy::ManagedFacts::Verdict;
@@ -135,7 +140,7 @@ policy::ManagedFacts judgeManagedRegistration(const ManagedRegistrationRead &rea
     m.launchedByUs = launchedPid > 0 && reg.pid == launchedPid;
 
     OwnerFacts f;
-    f.registeredStartedAtMs = reg.startedAtMs;
+    f.registeredAtMs = reg.writtenAtMs;
     const os::Lookup l = os::inspect(reg.pid);
     switch (l.status) {
     case os::Lookup::Status::NotFound:

@@ -16,6 +16,7 @@ public:
     struct Config {
         QString ownPath;     // Tether's registration of the service it started
         QString managedPath; // opencode 2.x: service.json; empty for other profiles
+        QString channel;     // opencode 2.x: its build channel (its port's default, its config)
         QString profileName; // written into the registration
         QString program;     // what a launch runs
     };
@@ -26,6 +27,7 @@ public:
     void drop(bool setAside) override;
     policy::ManagedFacts readManaged() override;
     void dropManaged(const std::string &id) override;
+    int launchPort(int configured) override;
 
     // The pid this Tether launched, so service.json naming it reads as "launched by us".
     void setLaunchedPid(qint64 pid) { launchedPid_ = pid; }

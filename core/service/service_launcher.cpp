@@ -1,5 +1,9 @@
 #include "service/service_launcher.h"
 
+#include "service/managed_registration.h"
+#include "service/pty_handoff.h"
+#include "settings/storage.h"
+
 #include "service/service_job.h"
 
 #include <QDateTime>
@@ -92,6 +96,26 @@ void ServiceLauncher::launch(int port) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (!config_.profile.passwordEnv.isEmpty())
         env.insert(config_.profile.passwordEnv, password); // never on the command line
+    env.remove(QString::fromLatin1(kPtyHandoffEnv));       // only ever the one published for it
+    if (!config_.managedRegistrationPath.isEmpty()) {
+        QByteArray sidecar;
+        const ManagedRegistrationRead current =
+            readManagedRegistration(config_.managedRegistrationPath);
+        if (storage::readSmallFile(ptyHandoffSidecarPath(config_.managedRegistrationPath),
+                                   64 * 1024, &sidecar, nullptr) == storage::ReadStatus::Ok) {
+            const auto handoff =
+                ptyHandoffForLaunch(sidecar,
+                                    current.status == ManagedRegistrationRead::Status::Ok
+                                        ? std::optional<ManagedRegistration>(current.registration)
+                                        : std::nullopt,
+                                    QDateTime::currentMSecsSinceEpoch());
+            if (handoff) {
+                env.insert(QString::fromLatin1(kPtyHandoffEnv), QString::fromUtf8(*handoff));
+                emit logLine(QStringLiteral("the new service takes over the persistent terminals "
+                                            "of the one it replaces"));
+            }
+        }
+    }
     p->setProcessEnvironment(env);
     p->setStandardInputFile(QProcess::nullDevice());
     // Output goes to a file, not a pipe: the service outlives Tether without SIGPIPE.

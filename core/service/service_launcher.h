@@ -24,6 +24,9 @@ public:
         Profile profile;
         QString serviceLogPath; // stdout + stderr appended here; empty: discarded
         bool containment = true;
+        // opencode 2.x: its service.json, beside which a replaced service's terminal handoff
+        // waits for the next one (service/pty_handoff.h); empty for other profiles.
+        QString managedRegistrationPath;
     };
     ServiceLauncher(Config config, std::function<void(const policy::Event &)> feed,
                     QObject *parent = nullptr);

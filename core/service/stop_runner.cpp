@@ -41,6 +41,14 @@ void offThread(QObject *owner, std::function<void()> work, std::function<void()>
 
 void StopRunner::run(const policy::RunStopPlan &run) {
     busy_ = true;
+    if (terminals_ && run.plan.terminals != policy::Terminals::Untouched) {
+        terminals_(run.plan.terminals, [this, run] { signalAndSweep(run); });
+        return;
+    }
+    signalAndSweep(run);
+}
+
+void StopRunner::signalAndSweep(const policy::RunStopPlan &run) {
     struct Outcome {
         supervision::StopPlanReport report;
         std::vector<os::Pid> jobEnded;

@@ -24,6 +24,9 @@ public:
     ~StopRunner() override; // waits for a plan under way: it holds no pointer to us after
 
     void setOrphanSweep(OrphanSweep sweep) { sweep_ = std::move(sweep); }
+    // Before anything is signalled: opencode 2.x's terminals (policy::Terminals), then done().
+    using TerminalStep = std::function<void(policy::Terminals, std::function<void()> done)>;
+    void setTerminalStep(TerminalStep step) { terminals_ = std::move(step); }
     void run(const policy::RunStopPlan &run) override;
     bool busy() const { return busy_; }
 
@@ -33,7 +36,10 @@ signals:
 private:
     std::function<void(const policy::Event &)> feed_;
     std::function<std::shared_ptr<os::Job>()> job_;
+    void signalAndSweep(const policy::RunStopPlan &run);
+
     OrphanSweep sweep_;
+    TerminalStep terminals_;
     bool busy_ = false;
 };
 

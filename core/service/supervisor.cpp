@@ -4,12 +4,14 @@
 #include "service/health.h"
 #include "service/managed_registration.h"
 #include "service/port_doctor.h"
+#include "service/pty_handoff.h"
 #include "service/registration_store.h"
 #include "service/service_job.h"
 #include "service/service_launcher.h"
 #include "service/stop_runner.h"
 #include "supervision/executor.h"
 #include "supervision/os_process_table.h"
+#include "settings/storage.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -52,6 +54,7 @@ std::optional<policy::Family> namedFamily(const QStringList &args) {
 policy::SupervisionConfig machineConfig(const Supervisor::Config &c) {
     policy::SupervisionConfig m;
     m.timings = c.settings.timings;
+    m.minStartupDeadlineMs = c.profile.minStartupDeadlineMs;
     m.port = c.profile.port;
     m.autoReplaceOnVersionChange = c.settings.autoReplaceOnVersionChange;
     m.installedVersion = c.profile.installedVersion.toStdString();
@@ -91,12 +94,10 @@ class Supervisor::Ports : public supervision::Scheduler,
 public:
     explicit Ports(Supervisor *s)
         : sup(s)
-        , launcher({s->config_.profile, s->config_.serviceLogPath, s->config_.settings.containment},
+        , launcher({s->config_.profile, s->config_.serviceLogPath, s->config_.settings.containment,
+                    s->managedPath()},
                    [s](const policy::Event &e) { s->feed(e); })
-        , registrations({s->config_.registrationPath,
-                         s->config_.profile.selfRegistering
-                             ? managedRegistrationPath(s->config_.settings.stateDir)
-                             : QString(),
+        , registrations({s->config_.registrationPath, s->managedPath(), s->config_.profile.channel,
                          QString::fromLatin1(policy::toString(s->config_.profile.dialect)),
                          s->config_.profile.program})
         , stops([s](const policy::Event &e) { s->feed(e); }, [this] { return launcher.job(); }) {
@@ -130,6 +131,7 @@ public:
                                    QLatin1String(policy::toString(to)),
                                    reason.empty() ? QString() : QStringLiteral(": ") + q(reason)));
         if (policy::interruptsWork(from, to)) sup->recordInterruption();
+        if (to == State::Healthy) sup->completeTerminalHandoff();
         if (to == State::Failed || from == State::Failed) sup->refreshFailure();
         emit sup->stateChanged(from, to, q(reason));
     }
@@ -159,6 +161,9 @@ Supervisor::Supervisor(Config config, QObject *parent)
     status_.installedVersion = config_.profile.installedVersion;
     status_.servicePath = config_.servicePath;
     ports_ = std::make_unique<Ports>(this);
+    ports_->stops.setTerminalStep([this](policy::Terminals t, std::function<void()> done) {
+        prepareTerminals(t, std::move(done));
+    });
     exec_ = std::make_unique<supervision::Executor>(
         machineConfig(config_),
         supervision::Ports{ports_->table, *ports_, *ports_, ports_->launcher, ports_->registrations,
@@ -168,6 +173,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
     ActivityMonitor::Config stream; // the defaults, on this supervisor's manager and clock
     stream.nam = nam_;
     stream.clock = config_.clock;
+    stream.v2 = config_.profile.dialect == policy::Dialect::Opencode2;
     activity_ = std::make_unique<ActivityMonitor>(stream);
     connect(activity_.get(), &ActivityMonitor::activityChanged, this, [this] {
         const bool tools = policy::runsToolCalls(activity_->activity());
@@ -325,6 +331,101 @@ std::optional<os::Identity> Supervisor::serviceIdentity() const {
     return svc->id;
 }
 
+QString Supervisor::managedPath() const {
+    return config_.profile.selfRegistering
+               ? managedRegistrationPath(config_.settings.stateDir, config_.profile.channel)
+               : QString();
+}
+
+// opencode 2.x's terminals before its service is signalled, as its own clients do it.
+void Supervisor::prepareTerminals(policy::Terminals t, std::function<void()> done) {
+    const QString sidecar = ptyHandoffSidecarPath(managedPath());
+    const ManagedRegistrationRead reg = readManagedRegistration(managedPath());
+    const auto &svc = exec_->state().svc;
+    // Only the service service.json names is asked, and only with its own password.
+    const bool named = reg.status == ManagedRegistrationRead::Status::Ok && svc &&
+                       reg.registration.id.toStdString() == svc->managedId;
+    if (t == policy::Terminals::Clear || !named) {
+        QFile::remove(sidecar);
+        done();
+        return;
+    }
+    const ManagedRegistration source = reg.registration;
+    auto post = [this, source](const char *route, std::function<void(const HttpResult &)> then) {
+        HttpCall call;
+        call.method = "POST";
+        call.url = source.url.resolved(QUrl(QString::fromLatin1(route)));
+        call.authorization = basicAuth(config_.profile.authUser, source.password);
+        call.timeoutMs = 2000; // the clients' requestTimeout
+        sendHttp(nam_, call, this, std::move(then));
+    };
+    auto publish = [this, sidecar, source](const PtyHandoffAnswer &answer) {
+        QString error;
+        if (!storage::writePrivateFile(
+                sidecar, ptyHandoffSidecar(source, answer, QDateTime::currentMSecsSinceEpoch()),
+                &error))
+            emit logLine(QStringLiteral("persistent terminals: %1").arg(error));
+    };
+    auto shutDown = [this, post, sidecar](std::function<void()> then) {
+        post(kPtyShutdownRoute, [this, then](const HttpResult &r) {
+            emit logLine(
+                r.transportOk && (r.status == 204 || r.status == 200)
+                    ? QStringLiteral("persistent terminals shut down by the service")
+                    : QStringLiteral("persistent terminals: the shutdown request got %1")
+                          .arg(r.transportOk ? QStringLiteral("HTTP %1").arg(r.status) : r.error));
+            then();
+        });
+    };
+    if (t == policy::Terminals::ShutDown) {
+        QFile::remove(sidecar);
+        shutDown(done);
+        return;
+    }
+    post(kPtyHandoffRoute, [this, done, shutDown, publish](const HttpResult &r) {
+        if (r.transportOk && r.status == 404) { // an older service: end them, hand over nothing
+            shutDown([done, publish] {
+                PtyHandoffAnswer none;
+                none.ok = true;
+                none.handoff = "null";
+                publish(none);
+                done();
+            });
+            return;
+        }
+        const PtyHandoffAnswer answer =
+            r.transportOk && r.status == 200
+                ? parsePtyHandoffAnswer(r.body, QDateTime::currentMSecsSinceEpoch())
+                : PtyHandoffAnswer{};
+        if (answer.ok) {
+            publish(answer);
+            emit logLine(answer.handoff == "null"
+                             ? QStringLiteral("persistent terminals: none to hand over")
+                             : QStringLiteral("persistent terminals handed over to the next "
+                                              "service"));
+        } else {
+            emit logLine(QStringLiteral("persistent terminals could not be handed over (%1): "
+                                        "they end with the service")
+                             .arg(!r.transportOk           ? r.error
+                                  : answer.error.isEmpty() ? QStringLiteral("HTTP %1").arg(r.status)
+                                                           : answer.error));
+        }
+        done();
+    });
+}
+
+// The replacement is ready: a handoff published for an older service has done its job.
+void Supervisor::completeTerminalHandoff() {
+    if (!config_.profile.selfRegistering) return;
+    const QString sidecar = ptyHandoffSidecarPath(managedPath());
+    QByteArray bytes;
+    if (storage::readSmallFile(sidecar, 64 * 1024, &bytes, nullptr) != storage::ReadStatus::Ok)
+        return;
+    const ManagedRegistrationRead reg = readManagedRegistration(managedPath());
+    if (reg.status == ManagedRegistrationRead::Status::Ok &&
+        ptyHandoffDone(bytes, reg.registration))
+        QFile::remove(sidecar);
+}
+
 void Supervisor::setCrashCleanup(CrashCleanup cleanup) {
     crashCleanup_ = std::move(cleanup);
     if (!crashCleanup_) {
@@ -474,17 +575,21 @@ void Supervisor::watchAdoptedExit() {
 
 void Supervisor::watchManagedRegistration() {
     const policy::SupervisionState &s = exec_->state();
-    const bool watch = config_.profile.selfRegistering && s.svc &&
-                       (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
-    if (!watch) {
+    const bool tracking =
+        s.svc && (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
+    // Stopped or Failed: another client's ensure() may start a service, which is shown (and
+    // followed) rather than Tether saying "stopped" while it runs.
+    const bool idle = s.phase == policy::Phase::Idle && !s.quitting;
+    if (!config_.profile.selfRegistering || !(tracking || idle)) {
         managedTimer_.stop();
         managedStamp_.clear();
         return;
     }
     // Until the service Tether launched registers, often; then on the probe cadence.
-    const int every = s.svc->managedId.empty() && s.svc->ourChild
-                          ? 50
-                          : int(std::min<Ms>(config_.settings.timings.probeIntervalMs, 500));
+    const int every =
+        tracking && s.svc->managedId.empty() && s.svc->ourChild
+            ? 50
+            : int(std::min<Ms>(config_.settings.timings.probeIntervalMs, tracking ? 500 : 5000));
     if (!managedTimer_.isActive() || managedTimer_.interval() != every) managedTimer_.start(every);
 }
 
@@ -495,14 +600,18 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
         call.authorization = basicAuth(config_.profile.authUser, password);
     call.timeoutMs = int(p.timeoutMs);
     const std::uint64_t seq = p.seq;
-    sendHttp(nam_, call, this, [this, seq](const HttpResult &r) {
-        const HealthVerdict v = r.transportOk
-                                    ? judgeHealth(config_.profile.dialect, r.status, r.body)
-                                    : HealthVerdict{false, {}, 0, r.error};
+    const auto &svc = exec_->state().svc;
+    // Only a pid Tether knows is the registered one: its own launched child before it
+    // registers is not yet named by anything the service could answer about.
+    const qint64 expectedPid = svc && !svc->managedId.empty() ? svc->id.pid : 0;
+    sendHttp(nam_, call, this, [this, seq, expectedPid](const HttpResult &r) {
+        const HealthVerdict v =
+            r.transportOk ? judgeHealth(config_.profile.dialect, r.status, r.body, expectedPid)
+                          : HealthVerdict{false, {}, 0, r.error, policy::Boot::Ready};
         if (v.healthy)
             feed(policy::ProbeAnswered{seq, true, v.version.toStdString(), {}});
         else if (r.transportOk)
-            feed(policy::ProbeAnswered{seq, false, {}, v.error.toStdString()});
+            feed(policy::ProbeAnswered{seq, false, {}, v.error.toStdString(), v.boot});
         else
             feed(policy::ProbeMissed{seq, r.refused, v.error.toStdString()});
         emit probed(ProbeSample{QDateTime::currentDateTime(), v.healthy ? r.latencyMs : -1,

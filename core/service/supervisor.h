@@ -116,6 +116,9 @@ private:
     void refreshStatus(); // the status model from the machine's state
     void probe(const policy::SendProbe &p, const QString &password);
     void watchManagedRegistration();
+    QString managedPath() const; // opencode 2.x: its service.json; empty for other profiles
+    void prepareTerminals(policy::Terminals t, std::function<void()> done);
+    void completeTerminalHandoff();
     void followActivity();        // the stream of the tracked service, when its profile has one
     void refreshActivityStatus(); // status_.activity now, and the tick while a tool runs
     ActivityStatus activityStatus() const; // from the monitor, on the clock

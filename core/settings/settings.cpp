@@ -161,6 +161,7 @@ const std::vector<Field> &fields() {
             [](const Settings &s) { return s.port; }),
         text("service/healthPath", &Settings::healthPath),
         text("service/stateDir", &Settings::stateDir),
+        text("service/channel", &Settings::channel),
         boolean("service/containment", &Settings::containment),
         timing("probe/intervalMs", 10, 3600000, &T::probeIntervalMs),
         timing("probe/timeoutMs", 10, 600000, &T::probeTimeoutMs),

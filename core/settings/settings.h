@@ -24,6 +24,7 @@ struct Settings {
     int port = 4096;
     QString healthPath; // custom profile: health endpoint (default /global/health)
     QString stateDir;   // opencode2: where service.json lives (default $XDG_STATE_HOME/opencode)
+    QString channel;    // opencode2: its build channel (empty: from the installed version)
     bool containment = true; // the service leads its own process group (POSIX) / job (Windows)
     // [probe] + [recovery]
     policy::Timings timings;

@@ -154,8 +154,13 @@ StartupFacts Executor::gatherStartupFacts(int configuredPort) {
         }
     }
     if (state_.config.selfRegistering) f.managed = ports_.registrations.readManaged();
-    const bool sameTable = r.life == Liveness::Alive && r.port == configuredPort;
-    f.configuredPort = sameTable ? r.portFacts : ports_.table.portFacts(configuredPort);
+    const int port = ports_.registrations.launchPort(configuredPort);
+    f.launchPort = port;
+    const bool sameTable = r.life == Liveness::Alive && r.port == port;
+    if (sameTable)
+        f.configuredPort = r.portFacts;
+    else if (port > 0)
+        f.configuredPort = ports_.table.portFacts(port);
     return f;
 }
 

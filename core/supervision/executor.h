@@ -51,6 +51,9 @@ public:
     // opencode 2.x: service.json judged against the process table (verdict None elsewhere).
     virtual policy::ManagedFacts readManaged() = 0;
     virtual void dropManaged(const std::string &id) = 0; // only if it still names id
+    // Where a launch will listen: the configured port, or (opencode 2.x, configured 0) the one
+    // the service will choose as its config says now; 0 when that cannot be known.
+    virtual int launchPort(int configured) { return configured; }
 };
 
 class StopPlanRunner { // answers with StopPlanDone (after the plan and the orphan sweep)

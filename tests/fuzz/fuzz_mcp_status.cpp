@@ -1,5 +1,5 @@
-// MCP status bodies: 1.x `GET /mcp` (object) and 2.x `GET /api/mcp` (array), both parsers per
-// input.
+// MCP status bodies: 1.x `GET /mcp` (object) and 2.x `GET /api/mcp` ({location, data}), both
+// parsers per input.
 #include "mcp/mcp_config.h"
 
 #include <cstdlib>
@@ -10,9 +10,9 @@ void check(const tether::mcp::StatusParse &s) {
     namespace st = tether::mcp::status;
     if (!s.ok && s.error.empty()) std::abort();
     for (const auto &srv : s.servers) {
-        const char *known[] = {
-            st::Connected, st::Disabled, st::Failed, st::NeedsAuth, st::NeedsClientRegistration,
-            st::Unknown};
+        const char *known[] = {st::Connected, st::Pending,   st::Disabled,
+                               st::Failed,    st::NeedsAuth, st::NeedsClientRegistration,
+                               st::Unknown};
         bool isKnown = false;
         for (const char *k : known)
             isKnown = isKnown || srv.status == k;

@@ -256,11 +256,14 @@ private slots:
         forged.url = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port_));
         forged.password = QStringLiteral("forged");
         forged.version = QStringLiteral("2.0.0");
-        forged.startedAtMs = QDateTime::currentMSecsSinceEpoch() - 3600 * 1000;
         QDir().mkpath(stateDir());
         QFile f(statePath());
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(serializeManagedRegistration(forged));
+        QVERIFY(f.flush());
+        // Written an hour before the decoy started: the decoy cannot be its writer.
+        QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(-3600),
+                              QFileDevice::FileModificationTime));
         f.close();
 
         make(settings());

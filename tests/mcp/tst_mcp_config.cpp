@@ -125,35 +125,60 @@ private slots:
         QVERIFY(find("numstatus").error.find("number") != std::string::npos);
     }
 
+    // The shape opencode 2.x's source gives: Location.response(Array<Mcp.Server>), Mcp.Status
+    // a union tagged by "status" (docs/opencode2-protocol.md, MCP).
     void statusV2() {
-        const QByteArray body = R"([
-          {"name": "fs", "status": "connected", "integrationID": "int_1"},
-          {"name": "gh", "status": "failed", "error": "boom", "integrationID": "int_2"},
-          {"name": "odd", "status": "sleeping"},
-          {"status": "connected"},
-          {"name": 5, "status": "connected"},
-          42
-        ])";
+        const QByteArray body = R"({
+          "location": {"directory": "/home/ann/work",
+                       "project": {"id": "prj_1", "directory": "/home/ann/work"}},
+          "data": [
+            {"name": "fs", "status": {"status": "connected"}, "integrationID": "int_1"},
+            {"name": "gh", "status": {"status": "failed", "error": "boom"}},
+            {"name": "later", "status": {"status": "pending"}},
+            {"name": "odd", "status": {"status": "sleeping"}},
+            {"name": "flat", "status": "connected"},
+            {"status": {"status": "connected"}},
+            {"name": 5, "status": {"status": "connected"}},
+            42
+          ]})";
         const StatusParse r = parseStatusV2(body);
         QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.servers.size(), std::size_t(3));
+        QCOMPARE(r.directory, std::string("/home/ann/work"));
+        QCOMPARE(r.projectDirectory, std::string("/home/ann/work"));
+        QCOMPARE(r.servers.size(), std::size_t(5));
         QCOMPARE(r.warnings.size(), std::size_t(3));
-        QCOMPARE(r.servers[0].name, std::string("fs"));
-        QCOMPARE(r.servers[0].integrationId, std::string("int_1"));
-        QCOMPARE(r.servers[1].status, std::string("failed"));
-        QCOMPARE(r.servers[1].error, std::string("boom"));
-        QCOMPARE(r.servers[2].status, std::string("unknown"));
-        QVERIFY(r.servers[2].error.find("sleeping") != std::string::npos);
+        auto find = [&](const char *name) {
+            for (const McpServerStatus &m : r.servers)
+                if (m.name == name) return m;
+            return McpServerStatus{};
+        };
+        QCOMPARE(find("fs").status, std::string("connected"));
+        QCOMPARE(find("fs").integrationId, std::string("int_1"));
+        QCOMPARE(find("gh").status, std::string("failed"));
+        QCOMPARE(find("gh").error, std::string("boom"));
+        QCOMPARE(find("later").status, std::string("pending"));
+        QCOMPARE(find("odd").status, std::string("unknown"));
+        QVERIFY(find("odd").error.find("sleeping") != std::string::npos);
+        // A bare string is not the 2.x shape: shown as unknown, saying why, never as connected.
+        QCOMPARE(find("flat").status, std::string("unknown"));
+    }
+
+    void statusV2TheGuessedBareArrayIsRefusedWithAReason() {
+        const StatusParse r = parseStatusV2(R"([{"name":"fs","status":"connected"}])");
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.find("location") != std::string::npos, r.error.c_str());
     }
 
     void statusWrongShapes() {
         QVERIFY(!parseStatusV1("[]").ok);
-        QVERIFY(!parseStatusV2("{}").ok);
+        QVERIFY(!parseStatusV2("[]").ok);
+        QVERIFY(!parseStatusV2(R"({"location":{}})").ok);
+        QVERIFY(!parseStatusV2(R"({"data":{}})").ok);
         QVERIFY(!parseStatusV1("").ok);
         QVERIFY(!parseStatusV2("nul").ok);
         QVERIFY(!parseStatusV1(QByteArray(kMaxBodyBytes + 1, '{')).ok);
         QVERIFY(parseStatusV1("{}").ok);
-        QVERIFY(parseStatusV2("[]").ok);
+        QVERIFY(parseStatusV2(R"({"data":[]})").ok);
     }
 
     // Random bytes and mutated valid bodies: every call returns; none crashes (ASan run too).

@@ -206,6 +206,22 @@ private slots:
         QCOMPARE(decideVersion("1.18.33", "1.19.0", true), VersionAction::Replace);
         QCOMPARE(decideVersion("", "1.19.0", true), VersionAction::None);  // unknown: no claim
         QCOMPARE(decideVersion("1.18.33", "", true), VersionAction::None); // installed unknown
+        // Only upwards: a newer service was started by a newer client (opencode's desktop
+        // app); replacing it back would make the two replace each other in turn, forever.
+        QCOMPARE(decideVersion("2.0.17", "2.0.9", true), VersionAction::ShowMismatch);
+        QCOMPARE(decideVersion("2.0.9", "2.0.17", true), VersionAction::Replace);
+        QCOMPARE(decideVersion("1.18.33-demo", "1.18.33", true), VersionAction::Replace);
+        QCOMPARE(decideVersion("local", "2.0.17", true), VersionAction::ShowMismatch); // no order
+    }
+
+    void versionOrder() {
+        QCOMPARE(compareVersions("2.0.17", "2.0.9"), std::optional<int>(1));
+        QCOMPARE(compareVersions("v2.0", "2.0.0"), std::optional<int>(0));
+        QCOMPARE(compareVersions("2.0.0-beta", "2.0.0"), std::optional<int>(-1));
+        QCOMPARE(compareVersions("2.0.0-beta", "2.0.0-rc"), std::nullopt);
+        QCOMPARE(compareVersions("0.0.0-dev-202611", "0.0.0-dev-202611"), std::optional<int>(0));
+        QCOMPARE(compareVersions("local", "2.0.0"), std::nullopt);
+        QCOMPARE(compareVersions("99999999999999999999", "1"), std::nullopt);
     }
 
     // The countdown a person reads ("replaced in 18 s") is the Window timer's own decision.

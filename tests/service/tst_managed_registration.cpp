@@ -1,8 +1,12 @@
-// opencode 2.x service.json: parsing (damaged, hostile and valid files), the path rules, and the
-// pure judgement of the process a registration names.
+// opencode 2.x service.json: parsing (damaged, hostile and valid files), the path, channel and
+// port rules, and the pure judgement of the process a registration names. The file's fields are
+// the five opencode writes (docs/opencode2-protocol.md, Registration): no start time.
 #include "service/managed_registration.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -12,8 +16,7 @@ using namespace tether;
 
 namespace {
 const char kGood[] = R"({"id":"6f1c2a34-9a57-4c6e-8f5e-1c2b3d4e5f60","version":"2.0.1",)"
-                     R"("url":"http://127.0.0.1:49374","pid":4242,"password":"s3cret",)"
-                     R"("startedAt":1764410000123})";
+                     R"("url":"http://127.0.0.1:49374","pid":4242,"password":"s3cret"})";
 }
 
 class TestManagedRegistration : public QObject {
@@ -27,32 +30,87 @@ private slots:
         QCOMPARE(r.registration.port(), 49374);
         QCOMPARE(r.registration.password, QStringLiteral("s3cret"));
         QCOMPARE(r.registration.version, QStringLiteral("2.0.1"));
-        QCOMPARE(r.registration.startedAtMs, 1764410000123);
     }
 
-    void startedAtAsIsoString() {
-        QByteArray b(kGood);
-        b.replace("1764410000123", "\"2025-11-29T10:00:00.500Z\"");
-        const ManagedRegistrationRead r = parseManagedRegistration(b);
-        QCOMPARE(r.status, ManagedRegistrationRead::Status::Ok);
-        QCOMPARE(r.registration.startedAtMs,
-                 QDateTime(QDate(2025, 11, 29), QTime(10, 0, 0, 500), Qt::UTC).toMSecsSinceEpoch());
-    }
-
-    void roundTripsTheDemoForm() {
+    void roundTripsOpencodesFiveFields() {
         ManagedRegistration m = parseManagedRegistration(kGood).registration;
-        const ManagedRegistrationRead again =
-            parseManagedRegistration(serializeManagedRegistration(m));
+        const QByteArray bytes = serializeManagedRegistration(m);
+        QCOMPARE(QJsonDocument::fromJson(bytes).object().keys(),
+                 (QStringList{"id", "password", "pid", "url", "version"}));
+        const ManagedRegistrationRead again = parseManagedRegistration(bytes);
         QCOMPARE(again.status, ManagedRegistrationRead::Status::Ok);
         QCOMPARE(again.registration.id, m.id);
         QCOMPARE(again.registration.url, m.url);
-        QCOMPARE(again.registration.startedAtMs, m.startedAtMs);
+    }
+
+    // opencode writes no start time: the file's own stamp says when it was written.
+    void theFilesModificationTimeIsWhenItWasWritten() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("service.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kGood);
+        QVERIFY(f.flush()); // a write after the stamp would move it again
+        const QDateTime then = QDateTime::currentDateTime().addSecs(-3600);
+        QVERIFY(f.setFileTime(then, QFileDevice::FileModificationTime));
+        f.close();
+        const ManagedRegistrationRead r = readManagedRegistration(path);
+        QCOMPARE(r.status, ManagedRegistrationRead::Status::Ok);
+        QVERIFY(qAbs(r.registration.writtenAtMs - then.toMSecsSinceEpoch()) < 1000);
+    }
+
+    void channelsNameTheFileAndThePort() {
+        QCOMPARE(opencodeChannel(QStringLiteral("2.0.17")), QStringLiteral("latest"));
+        QCOMPARE(opencodeChannel(QString()), QStringLiteral("latest"));
+        QCOMPARE(opencodeChannel(QStringLiteral("0.0.0-beta-202611011200")),
+                 QStringLiteral("beta"));
+        QCOMPARE(opencodeChannel(QStringLiteral("0.0.0-feat/x-1.2")), QStringLiteral("feat/x"));
+        QCOMPARE(opencodeChannel(QStringLiteral("local")), QStringLiteral("local"));
+        for (const char *release : {"latest", "dev", "beta", "next"}) {
+            QCOMPARE(managedRegistrationFileName(QLatin1String(release)),
+                     QStringLiteral("service.json"));
+            QCOMPARE(defaultServicePort(QLatin1String(release)), std::optional<int>(49374));
+        }
+        QCOMPARE(managedRegistrationFileName(QStringLiteral("local")),
+                 QStringLiteral("service-local.json"));
+        QCOMPARE(defaultServicePort(QStringLiteral("local")), std::optional<int>(49375));
+        QCOMPARE(managedRegistrationFileName(QStringLiteral("feat/x y")),
+                 QStringLiteral("service-feat-x-y.json"));
+        QCOMPARE(defaultServicePort(QStringLiteral("feat/x")), std::nullopt);
+        QCOMPARE(managedRegistrationPath(QStringLiteral("/s"), QStringLiteral("local")),
+                 QStringLiteral("/s/service-local.json"));
+    }
+
+    void theServiceConfigsPort() {
+        QCOMPARE(parseServiceConfigPort(R"({"port": 5000, "password": "x"})"),
+                 std::optional<int>(5000));
+        QCOMPARE(parseServiceConfigPort(R"({"hostname": "127.0.0.1"})"), std::nullopt);
+        QCOMPARE(parseServiceConfigPort(R"({"port": 70000})"), std::nullopt);
+        QCOMPARE(parseServiceConfigPort(R"({"port": "5000"})"), std::nullopt);
+        QCOMPARE(parseServiceConfigPort("garbage"), std::nullopt);
+        QTemporaryDir dir;
+        const QByteArray saved = qgetenv("XDG_CONFIG_HOME");
+        qputenv("XDG_CONFIG_HOME", dir.path().toUtf8());
+        QCOMPARE(serviceConfigPath(QStringLiteral("latest")),
+                 dir.path() + QStringLiteral("/opencode/service.json"));
+        QCOMPARE(expectedServicePort(QStringLiteral("latest")), std::optional<int>(49374));
+        QDir().mkpath(dir.filePath(QStringLiteral("opencode")));
+        QFile f(dir.filePath(QStringLiteral("opencode/service-local.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"port": 6123})");
+        f.close();
+        QCOMPARE(expectedServicePort(QStringLiteral("local")), std::optional<int>(6123));
+        QCOMPARE(expectedServicePort(QStringLiteral("latest")), std::optional<int>(49374));
+        if (saved.isEmpty())
+            qunsetenv("XDG_CONFIG_HOME");
+        else
+            qputenv("XDG_CONFIG_HOME", saved);
     }
 
     void rejectsDamage_data() {
         QTest::addColumn<QByteArray>("from");
         QTest::addColumn<QByteArray>("to");
-        QTest::newRow("truncated") << QByteArray(",\"startedAt\"") << QByteArray("");
+        QTest::newRow("truncated") << QByteArray(",\"password\"") << QByteArray("");
         QTest::newRow("id not a uuid")
             << QByteArray("6f1c2a34-9a57-4c6e-8f5e-1c2b3d4e5f60") << QByteArray("abc");
         QTest::newRow("pid 1") << QByteArray("4242") << QByteArray("1");
@@ -151,19 +209,20 @@ private slots:
             f.life = life;
             f.port = port;
             f.processStartMs = start;
-            f.registeredStartedAtMs = startedAt;
+            f.registeredAtMs = startedAt;
             return f;
         };
         const qint64 at = 1000000;
         QCOMPARE(judgeOwner(facts(L::Gone, P::OwnedByOther, {}, at)), OwnerVerdict::ProvablyGone);
         QCOMPARE(judgeOwner(facts(L::Unknown, P::OwnedByPid, at, at)), OwnerVerdict::Unknown);
         QCOMPARE(judgeOwner(facts(L::Alive, P::OwnedByPid, at - 500, at)), OwnerVerdict::Adopt);
-        // The edge: a start up to the tolerance after startedAt is the writer; one ms later is not.
+        // The edge: a start up to the tolerance after the file was written is its writer; one ms
+        // later is not.
         QCOMPARE(judgeOwner(facts(L::Alive, P::OwnedByPid, at + kStartToleranceMs, at)),
                  OwnerVerdict::Adopt);
         QCOMPARE(judgeOwner(facts(L::Alive, P::OwnedByPid, at + kStartToleranceMs + 1, at)),
                  OwnerVerdict::ProvablyGone);
-        // Unknown start time or no startedAt: the port decides.
+        // Unknown start time or write time: the port decides.
         QCOMPARE(judgeOwner(facts(L::Alive, P::OwnedByPid, {}, at)), OwnerVerdict::Adopt);
         QCOMPARE(judgeOwner(facts(L::Alive, P::OwnedByPid, at * 5, 0)), OwnerVerdict::Adopt);
         QCOMPARE(judgeOwner(facts(L::Alive, P::Free, at, at)), OwnerVerdict::Wait);

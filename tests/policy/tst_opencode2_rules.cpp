@@ -1,0 +1,399 @@
+// opencode 2.x's rules on the pure transition function, with the events opencode's own source
+// says a supervisor sees (docs/opencode2-protocol.md): a service that answers "starting" (503)
+// is waited for as its clients wait, one whose start failed (500) is replaced under the budget,
+// an owner that exits and unregisters was stopped by another program unless a replacement
+// registers, a service another client starts while Tether has it stopped is followed, and its
+// terminals are handed over or shut down as its own clients do before a signal.
+#include "policy/supervision.h"
+
+#include <QtTest>
+
+#include <variant>
+
+using namespace tether::policy;
+using tether::os::Identity;
+
+namespace {
+
+// policy's own names (QTest would free the static strings its toString found by lookup).
+QByteArray name(State s) {
+    return toString(s);
+}
+QByteArray name(StopCause c) {
+    return toString(c);
+}
+
+constexpr Ms kWindow = 30000;
+constexpr Ms kInterval = 5000;
+constexpr Ms kStartBudget = 120000; // Service.ensure()'s, which the 2.x profile sets
+
+SupervisionConfig v2Config() {
+    SupervisionConfig c;
+    c.timings.windowMs = kWindow;
+    c.timings.probeIntervalMs = kInterval;
+    c.timings.startupDeadlineMs = 30000; // [probe] startupDeadlineMs's default
+    c.minStartupDeadlineMs = kStartBudget;
+    c.port = 0;
+    c.selfRegistering = true;
+    c.installedVersion = "2.0.17";
+    return c;
+}
+
+ManagedFacts registered(Identity id, const std::string &regId, bool launchedByUs = false) {
+    ManagedFacts m;
+    m.verdict = ManagedFacts::Verdict::Adopt;
+    m.id = regId;
+    m.process = id;
+    m.pgid = id.pid;
+    m.port = 49374;
+    m.password = "pw";
+    m.version = "2.0.17";
+    m.launchedByUs = launchedByUs;
+    return m;
+}
+
+// The machine, fed by hand: time moves only when a test says so, and timers fire in order.
+struct Driver {
+    SupervisionState s;
+    Ms now = 0;
+    std::vector<Command> out; // everything issued since the last take()
+
+    explicit Driver(SupervisionConfig c) { s.config = std::move(c); }
+
+    void feed(const Event &e) {
+        Step next = step(std::move(s), e, now);
+        s = std::move(next.state);
+        out.insert(out.end(), next.commands.begin(), next.commands.end());
+    }
+    // Moves the clock to t, firing every timer due on the way.
+    void advanceTo(Ms t) {
+        for (;;) {
+            int next = -1;
+            for (int i = 0; i < kTimerCount; ++i)
+                if (s.due[i] && *s.due[i] <= t && (next < 0 || *s.due[i] < *s.due[next])) next = i;
+            if (next < 0) break;
+            now = std::max(now, *s.due[next]);
+            feed(TimerFired{Timer(next)});
+        }
+        now = t;
+    }
+    template <typename T> std::vector<T> take() {
+        std::vector<T> found;
+        std::vector<Command> rest;
+        for (Command &c : out) {
+            if (auto *p = std::get_if<T>(&c))
+                found.push_back(*p);
+            else
+                rest.push_back(std::move(c));
+        }
+        out = std::move(rest);
+        return found;
+    }
+    // Answers the probe in flight, if any (true when there was one).
+    bool answer(bool healthy, Boot boot, const std::string &error = {}) {
+        const auto probes = take<SendProbe>();
+        if (probes.empty() && s.probeSeq == 0) return false;
+        feed(ProbeAnswered{s.probeSeq, healthy, healthy ? "2.0.17" : "", error, boot});
+        return true;
+    }
+    // Every probe due until t is answered the same way.
+    void answerUntil(Ms t, bool healthy, Boot boot = Boot::Ready) {
+        while (now < t) {
+            advanceTo(std::min(t, now + 25));
+            answer(healthy, boot, healthy ? "" : "HTTP 503");
+        }
+    }
+    State display() const { return displayState(s); }
+    bool stopping() { return !take<Verify>().empty() || s.phase == Phase::Verifying; }
+    bool noticed(NoticeKind k) {
+        for (const Notify &n : take<Notify>())
+            if (n.kind == k) return true;
+        return false;
+    }
+};
+
+// The start-up facts of a launch onto the service's own free port.
+StartupFacts freePort() {
+    StartupFacts f;
+    f.launchPort = 49374;
+    f.configuredPort.readable = true;
+    return f;
+}
+
+// Tether launches a 2.x service itself (pid 5000).
+Driver launched(SupervisionConfig c = v2Config()) {
+    Driver d(std::move(c));
+    d.feed(StartRequested{});
+    d.feed(freePort());
+    d.take<Launch>();
+    d.feed(Launched{{5000, 900}, 5000, {}});
+    return d;
+}
+
+// Tether adopts a registered, healthy 2.x service.
+Driver adopted() {
+    Driver d(v2Config());
+    d.feed(StartRequested{});
+    StartupFacts f;
+    f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
+    d.feed(f);
+    d.answer(true, Boot::Ready);
+    return d;
+}
+
+} // namespace
+
+class TestOpencode2Rules : public QObject {
+    Q_OBJECT
+private slots:
+    // A slow boot answers 503 for longer than [probe] startupDeadlineMs's 30 s default: it is
+    // waited out up to the 120 s opencode's clients wait, never killed for it.
+    void aBootThatAnswers503IsWaitedForLikeEnsureWaits() {
+        Driver d = launched();
+        d.answerUntil(100000, false, Boot::Starting);
+        QCOMPARE(name(d.display()), name(State::Starting));
+        QVERIFY(!d.stopping());
+        d.answerUntil(101000, true); // the next start-up probe, at most 500 ms away
+        QCOMPARE(name(d.display()), name(State::Healthy));
+    }
+
+    // The control: with the settings' 30 s alone (what Tether did before), the same boot is
+    // killed at 30 s.
+    void withoutTheClientsBudgetTheSameBootIsKilledAt30s() {
+        SupervisionConfig c = v2Config();
+        c.minStartupDeadlineMs = 0;
+        Driver d = launched(c);
+        d.answerUntil(31000, false, Boot::Starting);
+        QVERIFY(d.stopping());
+        QCOMPARE(name(d.s.stopCause), name(StopCause::StartupTimeout));
+    }
+
+    // A service another client started and that still boots (503) is not a silent one: the
+    // recovery window is not spent on it while it boots.
+    void anAdoptedServiceThatStillBootsIsNotReplaced() {
+        Driver d(v2Config());
+        d.feed(StartRequested{});
+        StartupFacts f;
+        f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
+        d.feed(f);
+        d.answerUntil(3 * kWindow, false, Boot::Starting);
+        QCOMPARE(name(d.display()), name(State::Starting));
+        QVERIFY(!d.stopping());
+        d.answerUntil(3 * kWindow + kInterval, true);
+        QCOMPARE(name(d.display()), name(State::Healthy));
+    }
+
+    // The negative control: answered as a plain unhealthy answer, the same boot is killed at
+    // the start-up deadline. (What Tether did before: any non-2xx was a missed probe.)
+    void theSameBootCountedAsMissesIsStoppedAtTheDeadline() {
+        Driver d = launched();
+        d.answerUntil(kStartBudget + 1000, false, Boot::Ready);
+        QVERIFY(d.stopping());
+        QCOMPARE(name(d.s.stopCause), name(StopCause::StartupTimeout));
+    }
+
+    // After its first answer a 503 (it stops, or boots again) is an answer: the window is not
+    // spent by it within the start budget; beyond that it counts as silence.
+    void a503AfterTheFirstAnswerDoesNotSpendTheWindow() {
+        Driver d = adopted();
+        QCOMPARE(name(d.display()), name(State::Healthy));
+        d.answerUntil(d.now + 3 * kWindow, false, Boot::Starting);
+        QCOMPARE(name(d.display()), name(State::NotResponding));
+        QVERIFY(!d.stopping());
+        d.answerUntil(d.now + kStartBudget, false, Boot::Starting);
+        QVERIFY(d.stopping());
+        QCOMPARE(name(d.s.stopCause), name(StopCause::Recovery));
+    }
+
+    // 500 from /api/info: its boot failed and it stays alive answering so. Replaced, counted,
+    // and after the burst Failed with the service's own words.
+    void aFailedBootIsStoppedAndCountedUntilTheBudgetGivesUp() {
+        SupervisionConfig c = v2Config();
+        c.timings.burst = 2;
+        Driver d = launched(c);
+        d.advanceTo(100);
+        d.answer(false, Boot::Failed, "it says its start failed (HTTP 500 from /api/info)");
+        QVERIFY(d.stopping());
+        QCOMPARE(name(d.s.stopCause), name(StopCause::StartFailed));
+        QCOMPARE(name(d.display()), name(State::Recovering));
+        d.feed(Verified{1, Liveness::Alive, true, {}, {}});
+        const auto plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(int(plans[0].plan.terminals),
+                 int(Terminals::Clear)); // a failed service is not asked
+        d.feed(StopPlanDone{});
+        QCOMPARE(d.s.budget.failures.size(), std::size_t(1));
+        QCOMPARE(name(d.display()), name(State::Restarting));
+        d.advanceTo(d.now + 60000);
+        d.feed(freePort());
+        d.feed(Launched{{5001, 950}, 5001, {}});
+        d.advanceTo(d.now + 100);
+        d.answer(false, Boot::Failed, "it says its start failed (HTTP 500 from /api/info)");
+        d.feed(Verified{2, Liveness::Alive, true, {}, {}});
+        d.feed(StopPlanDone{});
+        QCOMPARE(name(d.display()), name(State::Failed));
+        QVERIFY2(d.s.failure.find("start failed") != std::string::npos, d.s.failure.c_str());
+    }
+
+    // opencode's `service stop` (or any clean stop by another client): the owner exits and its
+    // registration goes. Tether does not start it again behind that client's back.
+    void anOwnerThatExitsAndUnregistersWasStoppedByAnotherProgram() {
+        Driver d = adopted();
+        d.take<Notify>();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(StartupFacts{}); // service.json is gone
+        QVERIFY(!d.take<Launch>().size());
+        QCOMPARE(name(d.display()), name(State::Starting)); // looking for a replacement, briefly
+        const Ms end = d.now + 10000 + 500;
+        for (Ms t = d.now; t < end; t += 250) {
+            d.advanceTo(t);
+            if (!d.take<GatherStartupFacts>().empty()) d.feed(StartupFacts{});
+        }
+        QVERIFY(d.noticed(NoticeKind::StoppedElsewhere));
+        QCOMPARE(d.take<RunStopPlan>().size(), std::size_t(1)); // what it left still goes
+        d.feed(StopPlanDone{});
+        QCOMPARE(name(d.display()), name(State::Stopped));
+        QCOMPARE(int(d.s.want), int(Want::Stopped));
+        QCOMPARE(d.s.reason, std::string("stopped by another program"));
+        QVERIFY(d.take<Launch>().empty());
+        QVERIFY(d.s.budget.failures.empty()); // not a crash
+    }
+
+    // ensure()'s replacement: the old one is stopped (and unregisters), a new one registers a
+    // moment later. Followed, not counted as a crash, nothing launched.
+    void aReplacementThatRegistersSoonAfterIsFollowedNotCountedAsACrash() {
+        Driver d = adopted();
+        d.take<Notify>();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(StartupFacts{});
+        d.advanceTo(d.now + 250);
+        QVERIFY(!d.take<GatherStartupFacts>().empty()); // it looks again
+        StartupFacts next;
+        next.managed = registered({4300, 800}, "22222222-2222-2222-2222-222222222222");
+        d.feed(next);
+        d.answer(true, Boot::Ready);
+        QCOMPARE(name(d.display()), name(State::Healthy));
+        QCOMPARE(d.s.svc->id.pid, 4300);
+        QVERIFY(d.s.svc->external);
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        QVERIFY(d.take<Launch>().empty());
+        QVERIFY(d.s.budget.failures.empty());
+    }
+
+    // A crash leaves service.json naming the dead pid: that is a crash, as before.
+    void anOwnerThatDiesRegisteredCrashed() {
+        Driver d = adopted();
+        d.take<Notify>();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        StartupFacts f;
+        f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
+        f.managed.verdict = ManagedFacts::Verdict::Gone;
+        d.feed(f);
+        QVERIFY(d.noticed(NoticeKind::Crashed));
+    }
+
+    // The TUI's ensure() starts a service while Tether has it stopped: shown and followed.
+    void aServiceAnotherClientStartsWhileStoppedIsFollowed() {
+        Driver d(v2Config());
+        QCOMPARE(name(d.display()), name(State::Stopped));
+        d.feed(ManagedRegistrationChanged{
+            registered({7000, 1}, "33333333-3333-3333-3333-333333333333")});
+        QVERIFY(d.noticed(NoticeKind::StartedElsewhere));
+        d.answer(true, Boot::Ready);
+        QCOMPARE(name(d.display()), name(State::Healthy));
+        QVERIFY(d.s.svc->external);
+        QCOMPARE(int(d.s.want), int(Want::Running));
+        // A registration whose owner cannot be verified is not followed.
+        Driver e(v2Config());
+        ManagedFacts unknown = registered({7001, 1}, "44444444-4444-4444-4444-444444444444");
+        unknown.verdict = ManagedFacts::Verdict::Unknown;
+        e.feed(ManagedRegistrationChanged{unknown});
+        QCOMPARE(name(e.display()), name(State::Stopped));
+        // Nor one that appears while Tether quits.
+        Driver q(v2Config());
+        q.feed(QuitRequested{false});
+        q.feed(ManagedRegistrationChanged{
+            registered({7002, 1}, "55555555-5555-5555-5555-555555555555")});
+        QVERIFY(!q.s.svc);
+    }
+
+    // Terminals, as opencode's own clients treat them before a signal.
+    void terminalsAreHandedOverOnARestartAndShutDownOnAStop() {
+        const auto planOf = [](Driver &d) {
+            d.feed(Verified{1,
+                            Liveness::Alive,
+                            false,
+                            PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                            {}});
+            const auto plans = d.take<RunStopPlan>();
+            return plans.empty() ? Terminals::Untouched : plans.back().plan.terminals;
+        };
+        Driver restart = adopted();
+        restart.feed(RestartRequested{});
+        QCOMPARE(int(planOf(restart)), int(Terminals::HandOver));
+        Driver stop = adopted();
+        stop.feed(StopRequested{});
+        QCOMPARE(int(planOf(stop)), int(Terminals::ShutDown));
+        // A frozen service is replaced without asking it anything (ensure()'s eviction).
+        Driver frozen = adopted();
+        const Ms end = frozen.now + 2 * kWindow + kInterval;
+        for (Ms t = frozen.now; t < end; t += 100) {
+            frozen.advanceTo(t);
+            for (const SendProbe &p : frozen.take<SendProbe>())
+                frozen.feed(ProbeMissed{p.seq, false, "timed out"});
+            if (frozen.s.phase == Phase::Verifying) break;
+        }
+        QCOMPARE(name(frozen.s.stopCause), name(StopCause::Recovery));
+        QCOMPARE(int(planOf(frozen)), int(Terminals::Clear));
+        // Not opencode 2.x: nothing of the kind.
+        SupervisionConfig v1 = v2Config();
+        v1.selfRegistering = false;
+        Driver other(v1);
+        other.feed(StartRequested{});
+        StartupFacts f;
+        f.registration.read = RegistrationFacts::Read::Missing;
+        f.launchPort = 4096;
+        f.configuredPort.readable = true;
+        other.feed(f);
+        other.feed(Launched{{4242, 10}, 4242, "pw"});
+        other.advanceTo(100);
+        other.answer(true, Boot::Ready);
+        other.feed(StopRequested{});
+        QCOMPARE(int(planOf(other)), int(Terminals::Untouched));
+    }
+
+    // opencode's stop removes service.json once the process is gone, if it still names it.
+    void aStoppedServiceLeavesNoRegistrationBehind() {
+        Driver d = adopted();
+        d.feed(StopRequested{});
+        d.feed(Verified{1,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                        {}});
+        d.take<DropRegistration>();
+        d.feed(StopPlanDone{});
+        bool dropped = false;
+        for (const DropRegistration &r : d.take<DropRegistration>())
+            dropped = dropped || r.managedId == "11111111-1111-1111-1111-111111111111";
+        QVERIFY(dropped);
+        QCOMPARE(name(d.display()), name(State::Stopped));
+    }
+
+    // The port is the service's own choice: when Tether cannot know it (a channel whose port
+    // is a hash of its name), it launches without checking and learns it from the file.
+    void anUnknownPortIsNotCheckedBeforeTheLaunch() {
+        Driver d(v2Config());
+        d.feed(StartRequested{});
+        StartupFacts f;
+        f.launchPort = 0; // its channel's port is a hash Tether does not know
+        d.feed(f);
+        const auto launches = d.take<Launch>();
+        QCOMPARE(launches.size(), std::size_t(1));
+        QCOMPARE(launches[0].port, 0);
+        QCOMPARE(name(d.display()), name(State::Starting));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOpencode2Rules)
+#include "tst_opencode2_rules.moc"
