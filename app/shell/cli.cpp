@@ -89,7 +89,9 @@ QString describeStatus(const QJsonObject &s) {
         parts << QStringLiteral("pid %1").arg(s.value(QLatin1String("pid")).toInteger());
     if (!s.value(QLatin1String("version")).toString().isEmpty())
         parts << QStringLiteral("version %1").arg(s.value(QLatin1String("version")).toString());
-    parts << QStringLiteral("port %1").arg(s.value(QLatin1String("port")).toInt());
+    // opencode 2.x picks its own port: none is known before it registers.
+    if (s.value(QLatin1String("port")).toInt() > 0)
+        parts << QStringLiteral("port %1").arg(s.value(QLatin1String("port")).toInt());
     const QDateTime started =
         QDateTime::fromString(s.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
     if (started.isValid() && s.value(QLatin1String("pid")).toInteger() > 0)

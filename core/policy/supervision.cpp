@@ -602,10 +602,16 @@ void Machine::decideLaunch(const PortFacts &port) {
             if (l.pid > 0 && conflicts(l, Family::V4))
                 owners +=
                     (owners.empty() ? "" : ", ") + (l.owner.empty() ? pidText(l.pid) : l.owner);
-        fail("port " + p + " is held by " + owners + "; stop that program or change [service] port",
+        // opencode 2.x takes the port its own config names: that is where to change it.
+        const std::string change = s_.config.selfRegistering
+                                       ? "set another with `opencode service set port <port>`"
+                                       : "change [service] port";
+        fail("port " + p + " is held by " + owners + "; stop that program or " + change,
              NoticeKind::PortHeld,
-             "Port " + p + " is used by " + owners +
-                 ". Stop that program, or choose another port in Settings.");
+             "Port " + p + " is used by " + owners + ". Stop that program, or " +
+                 (s_.config.selfRegistering
+                      ? "give opencode another port: opencode service set port <port>."
+                      : "choose another port in Settings."));
         return;
     }
     case PortHolder::Invisible:

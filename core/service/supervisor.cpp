@@ -525,12 +525,17 @@ void Supervisor::refreshFailure() {
     FailureStatus out;
     out.logPath = config_.serviceLogPath;
     // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
-    const PortExamination port = examinePort(quint16(config_.profile.port), 0);
+    // The port a launch takes (opencode 2.x: its own, from its config; 0 when unknown).
+    const int launchPort = exec_->state().launchPort;
+    const PortExamination port =
+        launchPort > 0 ? examinePort(quint16(launchPort), 0) : PortExamination{};
     if (port.diagnosis.isCause) {
         facts.portCause = port.diagnosis.cause;
         out.portHeld = true;
         out.portHolder = q(port.diagnosis.holder);
-        out.freePort = port.freePort;
+        // [service] port moves Tether's own service; opencode 2.x's port is in its own config
+        // (`opencode service set port`), so no offer that would change nothing.
+        if (!config_.profile.selfRegistering) out.freePort = port.freePort;
     }
     out.cause = q(policy::describeFailure(facts));
     if (facts.portCause.empty()) out.errorLine = q(policy::errorLine(facts.log));
