@@ -2,7 +2,7 @@
 // behaves like the MCP servers that leak: ignores stdin EOF, SIGTERM and SIGHUP.
 #include "demo/demo.h"
 #include "demo/mcp_jsonrpc.h"
-#include "demo/signal_pipe.h"
+#include "demo/common/signal_pipe.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

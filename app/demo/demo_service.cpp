@@ -1,14 +1,14 @@
 // `tether demo-service`: a stand-in for the opencode 1.x server, with fault switches.
 #include "demo/activity.h"
 #include "demo/demo.h"
-#include "demo/event_stream.h"
-#include "demo/faults.h"
-#include "demo/http_server.h"
-#include "demo/mcp_fleet.h"
+#include "demo/common/event_stream.h"
+#include "demo/common/faults.h"
+#include "demo/common/http_server.h"
+#include "demo/common/mcp_fleet.h"
+#include "demo/demo_mcp_specs.h"
 #include "demo/opencode1_api.h"
-#include "demo/opencode_v2_api.h"
 #include "demo/service_options.h"
-#include "demo/signal_pipe.h"
+#include "demo/common/signal_pipe.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -69,8 +69,6 @@ int runDemoService(int argc, char **argv) {
         printLine(o.version);
         return 0;
     }
-    if (o.protocol == 2) return runDemoServiceV2(o);
-
 #ifdef SIGPIPE
     std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us
 #endif
@@ -99,7 +97,7 @@ int runDemoService(int argc, char **argv) {
         });
     // The password is never printed, and McpFleet keeps it from the children.
     const QByteArray password = qgetenv("OPENCODE_SERVER_PASSWORD");
-    EventStream events(o.heartbeatMs);
+    EventStream events(o.heartbeatMs, opencode1StreamFraming());
     DemoActivity activity(events);
     Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet, events,
                      activity);

@@ -34,36 +34,15 @@ const QCommandLineOption kHealthStatus{"health-status", "HTTP status of /global/
 const QCommandLineOption kHealthBody{"health-body", "garbage or huge (10 MiB).", "kind"};
 const QCommandLineOption kHeartbeat{"heartbeat-ms", "/global/event heartbeat (10000).", "ms"};
 const QCommandLineOption kBusyTool{"busy-tool", "Run tool NAME for S seconds at start.", "name:s"};
-const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, default) or v2 (managed).", "v"};
-const QCommandLineOption kStateDir{"state-dir", "v2: directory of service.json.", "dir"};
-const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-read interval.", "ms"};
+const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, the default) or v2.", "v"};
 
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    p.addOptions({kHostname,
-                  kPort,
-                  kVersion,
-                  kPrintVersion,
-                  kMcp,
-                  kStubborn,
-                  kMcpSetsid,
-                  kMcpSetsidEvery,
-                  kMcpStubbornEvery,
-                  kMcpLeak,
-                  kMcpLeakWhile,
-                  kSlowStart,
-                  kBusyAfter,
-                  kBusyFor,
-                  kCrashAfter,
-                  kFreezeAfter,
-                  kIgnoreTerm,
-                  kHealthStatus,
-                  kHealthBody,
-                  kProtocol,
-                  kStateDir,
-                  kRegistrationCheck,
-                  kHeartbeat,
-                  kBusyTool});
+    p.addOptions({kHostname,     kPort,       kVersion,        kPrintVersion,     kMcp,
+                  kStubborn,     kMcpSetsid,  kMcpSetsidEvery, kMcpStubbornEvery, kMcpLeak,
+                  kMcpLeakWhile, kSlowStart,  kBusyAfter,      kBusyFor,          kCrashAfter,
+                  kFreezeAfter,  kIgnoreTerm, kHealthStatus,   kHealthBody,       kProtocol,
+                  kHeartbeat,    kBusyTool});
 }
 
 // Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
@@ -86,6 +65,25 @@ bool readInt(const QCommandLineParser &p, const QCommandLineOption &o, int min, 
 }
 
 } // namespace
+
+bool requestsProtocolV2(const QStringList &arguments) {
+    // As QCommandLineParser reads it here: -protocol, --protocol, either with =value.
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--")) break;
+        QString a = arguments[i];
+        if (!a.startsWith(QLatin1Char('-'))) continue;
+        a.remove(0, a.startsWith(QLatin1String("--")) ? 2 : 1);
+        QString value;
+        if (a == QLatin1String("protocol"))
+            value = i + 1 < arguments.size() ? arguments[i + 1] : QString();
+        else if (a.startsWith(QLatin1String("protocol=")))
+            value = a.mid(9);
+        else
+            continue;
+        return value == QLatin1String("v2") || value == QLatin1String("2");
+    }
+    return false;
+}
 
 QString demoServiceUsage() {
     QCommandLineParser p;
@@ -146,7 +144,6 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
         !readInt(p, kCrashAfter, 0, kMaxMs, o.crashAfterMs, error) ||
         !readInt(p, kFreezeAfter, 0, kMaxMs, o.freezeAfterMs, error) ||
         !readInt(p, kHealthStatus, 100, 599, o.healthStatus, error) ||
-        !readInt(p, kRegistrationCheck, 10, kMaxMs, o.registrationCheckMs, error) ||
         !readInt(p, kHeartbeat, 10, kMaxMs, o.heartbeatMs, error))
         return result;
     if (p.isSet(kBusyTool)) {
@@ -164,15 +161,13 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
         o.busyTool = v.left(colon);
         o.busyToolSeconds = seconds;
     }
-    if (p.isSet(kProtocol)) {
+    if (p.isSet(kProtocol)) { // v2 never gets here: it has a parser of its own
         const QString v = p.value(kProtocol);
-        if (v != QLatin1String("v1") && v != QLatin1String("v2")) {
+        if (v != QLatin1String("v1") && v != QLatin1String("1")) {
             error = QStringLiteral("--protocol must be v1 or v2, got \"%1\"").arg(v);
             return result;
         }
-        o.protocol = v == QLatin1String("v2") ? 2 : 1;
     }
-    o.stateDir = p.value(kStateDir);
     if (o.mcpSetsidIndex > o.mcpCount) {
         error = QStringLiteral("--mcp-setsid %1 names no child: there are %2 (--mcp)")
                     .arg(o.mcpSetsidIndex)

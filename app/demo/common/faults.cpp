@@ -1,4 +1,4 @@
-#include "demo/faults.h"
+#include "demo/common/faults.h"
 
 #include <QThread>
 #include <QtGlobal>
