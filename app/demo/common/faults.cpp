@@ -1,6 +1,9 @@
 #include "demo/common/faults.h"
 
+#include "demo/common/signal_pipe.h"
+
 #include <QThread>
+#include <QTimer>
 #include <QtGlobal>
 
 #include <csignal>
@@ -28,6 +31,19 @@ void blockMainThreadFor(int ms) {
 void freezeForever() {
     for (;;)
         QThread::sleep(1);
+}
+
+void scheduleFaults(const FaultSchedule &f, SignalPipe &signalPipe) {
+    if (f.busyAfterMs >= 0)
+        QTimer::singleShot(f.busyAfterMs, [ms = f.busyForMs] { blockMainThreadFor(ms); });
+    if (f.crashAfterMs >= 0) QTimer::singleShot(f.crashAfterMs, [] { crashNow(); });
+    if (f.freezeAfterMs >= 0)
+        QTimer::singleShot(f.freezeAfterMs, [&signalPipe, ignoreTerm = f.ignoreTerm] {
+            signalPipe.restoreDefaults(); // a hung process still dies on SIGTERM...
+            if (ignoreTerm)               // ...unless it ignores it: only SIGKILL helps then
+                signalPipe.ignore(SIGTERM);
+            freezeForever();
+        });
 }
 
 } // namespace tether::demo

@@ -294,4 +294,19 @@ void McpFleet::onFinished(QProcess *process, int exitCode, int exitStatus) {
     }
 }
 
+void announceChildren(McpFleet &fleet, const std::function<void(const QString &)> &say) {
+    QObject::connect(&fleet, &McpFleet::childStarted, &fleet,
+                     [say](const QString &name, qint64 pid) {
+                         say(QStringLiteral("mcp %1 pid %2").arg(name).arg(pid));
+                     });
+    QObject::connect(&fleet, &McpFleet::childReady, &fleet, [say](const QString &name, qint64 pid) {
+        say(QStringLiteral("mcp %1 pid %2 ready").arg(name).arg(pid));
+    });
+    QObject::connect(
+        &fleet, &McpFleet::childStopped, &fleet,
+        [say](const QString &name, qint64 pid, const QString &how) {
+            say(QStringLiteral("mcp %1 pid %2 stopped: %3").arg(name).arg(pid).arg(how));
+        });
+}
+
 } // namespace tether::demo

@@ -93,4 +93,8 @@ private:
     std::vector<Child> children_;
 };
 
+// Prints `mcp NAME pid PID` when a child starts, `... ready` when it answered initialize, and
+// `... stopped: HOW` after a requested stop, each through `say` (the lines tests read).
+void announceChildren(McpFleet &fleet, const std::function<void(const QString &)> &say);
+
 } // namespace tether::demo
