@@ -33,17 +33,17 @@ struct ConfigDocument {
     QByteArray text;
 };
 
-// The config documents of a location, lowest priority first [R33] [R9]: the global directory's
-// opencode.json then opencode.jsonc; OPENCODE_CONFIG; every directory from the root down to
-// the location (opencode.json, opencode.jsonc; not when it is the global directory, nor with
-// OPENCODE_CONFIG_PROJECT_DISABLE / OPENCODE_DISABLE_PROJECT_CONFIG); their .opencode/
+// The config documents of a location, lowest priority first [R59] [R33] [R9]: the global
+// directory's opencode.json then opencode.jsonc; OPENCODE_CONFIG; every directory from the root
+// down to the location (opencode.json, opencode.jsonc; not when it is the global directory, nor
+// with OPENCODE_CONFIG_PROJECT_DISABLE / OPENCODE_DISABLE_PROJECT_CONFIG); their .opencode/
 // directories' opencode.json(c), outermost first; OPENCODE_CONFIG_CONTENT. Missing files are
 // left out; global files never re-enter through the walk.
 QList<ConfigDocument> configDocuments(const QString &location, const QString &globalDirectory,
                                       const QString &home, const QProcessEnvironment &env);
 
 struct LoadedMcpConfig {
-    QList<McpServerConfig> servers; // by name; a later document's entry replaces an earlier one
+    QList<McpServerConfig> servers; // by name; a later document's entry replaces one [R61]
     QStringList rejected;           // sources that are not JSON/JSONC objects
 };
 

@@ -82,7 +82,7 @@ void Sessions::end(const QString &sessionID, bool interrupted) {
     s.running = false;
     const ToolCall &c = s.call;
     if (interrupted) {
-        // error: Session.StructuredError {type, message, status?} (session-error.ts).
+        // error: Session.StructuredError {type, message, status?} [R62].
         publish(s, QStringLiteral("session.tool.failed"),
                 with(toolData(c), {{"error", QJsonObject{{"type", "interrupted"},
                                                          {"message", "Tool call interrupted"}}},
