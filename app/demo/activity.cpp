@@ -1,6 +1,6 @@
 #include "demo/activity.h"
 
-#include "demo/event_stream.h"
+#include "demo/common/event_stream.h"
 
 #include <QDateTime>
 #include <QTimer>

@@ -1,7 +1,6 @@
 #include "demo/activity_events.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <algorithm>
 
 namespace tether::demo {
@@ -16,12 +15,14 @@ QJsonObject payload(const QString &id, const QString &type, const QJsonObject &p
 }
 } // namespace
 
-QByteArray sseFrame(const QJsonObject &envelope) {
-    return "data: " + QJsonDocument(envelope).toJson(QJsonDocument::Compact) + "\n\n";
-}
-
 QJsonObject globalEvent(const QString &id, const QString &type) {
     return QJsonObject{{"payload", payload(id, type, QJsonObject{})}};
+}
+
+StreamFraming opencode1StreamFraming() {
+    return {[](const QString &id) { return sseFrame(globalEvent(id, "server.connected")); },
+            [](const QString &id) { return sseFrame(globalEvent(id, "server.heartbeat")); },
+            {{"X-Accel-Buffering", "no"}}};
 }
 
 QJsonObject sessionStatusEvent(const QString &id, const QString &directory,

@@ -3,6 +3,8 @@
 // {"directory", "project", "payload": {"id", "type", "properties"}}. Pure functions.
 #pragma once
 
+#include "demo/common/event_stream.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -28,11 +30,10 @@ struct DemoToolCall {
 
 enum class ToolState { Pending, Running, Completed };
 
-// The SSE frame of one event: "data: " + compact JSON + blank line.
-QByteArray sseFrame(const QJsonObject &envelope);
-
 // Events without a directory (server.connected, server.heartbeat).
 QJsonObject globalEvent(const QString &id, const QString &type);
+// GET /global/event: server.connected first, a server.heartbeat event every period.
+StreamFraming opencode1StreamFraming();
 // Events of one directory's session.
 QJsonObject sessionStatusEvent(const QString &id, const QString &directory,
                                const QString &sessionId, bool busy);

@@ -1,4 +1,5 @@
-// The bundled demo service (opencode 1.x subset, fault switches) and its MCP-like children.
+// The bundled demo service (opencode 1.x subset, fault switches; --protocol v2: the opencode
+// 2.x stand-in) and its MCP-like children.
 #pragma once
 
 namespace tether::demo {

@@ -1,8 +1,9 @@
 // `tether demo-mcp`: an MCP-like stdio server, the demo service's child. With --stubborn it
 // behaves like the MCP servers that leak: ignores stdin EOF, SIGTERM and SIGHUP.
+#include "demo/common/option_values.h"
 #include "demo/demo.h"
 #include "demo/mcp_jsonrpc.h"
-#include "demo/signal_pipe.h"
+#include "demo/common/signal_pipe.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -51,14 +52,7 @@ bool parseMcpOptions(const QStringList &arguments, McpOptions &o, QString &error
     const QCommandLineOption leakWhile{"leak-while-file", "...only while PATH exists.", "path"};
     QCommandLineParser p;
     p.addOptions({name, stubborn, setsid, leak, leakWhile});
-    if (!p.parse(arguments)) {
-        error = p.errorText();
-        return false;
-    }
-    if (!p.positionalArguments().isEmpty()) {
-        error = QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().first());
-        return false;
-    }
+    if (!parseOptionsOnly(p, arguments, error)) return false;
     o.name = p.value(name);
     if (o.name.isEmpty()) {
         error = QStringLiteral("--name is required");

@@ -1,14 +1,17 @@
-// `tether demo-service`: a stand-in for the opencode 1.x server, with fault switches.
+// `tether demo-service`: a stand-in for the opencode 1.x server, with fault switches; with
+// --protocol v2, the opencode 2.x stand-in (standin_v2/), which has options of its own.
 #include "demo/activity.h"
 #include "demo/demo.h"
-#include "demo/event_stream.h"
-#include "demo/faults.h"
-#include "demo/http_server.h"
-#include "demo/mcp_fleet.h"
+#include "demo/common/event_stream.h"
+#include "demo/common/faults.h"
+#include "demo/common/http_server.h"
+#include "demo/common/mcp_fleet.h"
+#include "demo/demo_mcp_specs.h"
 #include "demo/opencode1_api.h"
-#include "demo/opencode_v2_api.h"
 #include "demo/service_options.h"
-#include "demo/signal_pipe.h"
+#include "demo/standin_v2/options.h"
+#include "demo/standin_v2/standin.h"
+#include "demo/common/signal_pipe.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -39,29 +42,19 @@ QHostAddress listenAddress(const QString &hostname) {
                                                   : QHostAddress(hostname);
 }
 
-// Fault timers count from the start of the process, so a crash or freeze can also be
-// placed inside a --slow-start.
-void scheduleFaults(const DemoServiceOptions &o, SignalPipe &signalPipe) {
-    if (o.busyAfterMs >= 0)
-        QTimer::singleShot(o.busyAfterMs, [ms = o.busyForMs] { blockMainThreadFor(ms); });
-    if (o.crashAfterMs >= 0) QTimer::singleShot(o.crashAfterMs, [] { crashNow(); });
-    if (o.freezeAfterMs >= 0)
-        QTimer::singleShot(o.freezeAfterMs, [&signalPipe, ignoreTerm = o.ignoreTerm] {
-            signalPipe.restoreDefaults(); // a hung process still dies on SIGTERM...
-            if (ignoreTerm)               // ...unless it ignores it: only SIGKILL helps then
-                signalPipe.ignore(SIGTERM);
-            freezeForever();
-        });
-}
-
 } // namespace
 
 int runDemoService(int argc, char **argv) {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (requestsProtocolV2(arguments)) return standin_v2::runStandin(argc, argv);
+
     QCoreApplication app(argc, argv);
     const ParsedServiceOptions parsed = parseDemoServiceOptions(QCoreApplication::arguments());
     if (!parsed.error.isEmpty()) {
-        std::fprintf(stderr, "tether demo-service: %s\n%s", qPrintable(parsed.error),
-                     qPrintable(demoServiceUsage()));
+        std::fprintf(stderr, "tether demo-service: %s\n%s\n%s", qPrintable(parsed.error),
+                     qPrintable(demoServiceUsage()), qPrintable(standin_v2::standinUsage()));
         return 2;
     }
     const DemoServiceOptions &o = parsed.options;
@@ -69,8 +62,6 @@ int runDemoService(int argc, char **argv) {
         printLine(o.version);
         return 0;
     }
-    if (o.protocol == 2) return runDemoServiceV2(o);
-
 #ifdef SIGPIPE
     std::signal(SIGPIPE, SIG_IGN); // a client that hangs up mid-response must not kill us
 #endif
@@ -87,25 +78,17 @@ int runDemoService(int argc, char **argv) {
     });
 
     McpFleet fleet(demoMcpChildSpecs(QCoreApplication::applicationFilePath(), o));
-    QObject::connect(&fleet, &McpFleet::childStarted, [](const QString &name, qint64 pid) {
-        printLine(QStringLiteral("mcp %1 pid %2").arg(name).arg(pid));
-    });
-    QObject::connect(&fleet, &McpFleet::childReady, [](const QString &name, qint64 pid) {
-        printLine(QStringLiteral("mcp %1 pid %2 ready").arg(name).arg(pid));
-    });
-    QObject::connect(
-        &fleet, &McpFleet::childStopped, [](const QString &name, qint64 pid, const QString &how) {
-            printLine(QStringLiteral("mcp %1 pid %2 stopped: %3").arg(name).arg(pid).arg(how));
-        });
+    announceChildren(fleet, printLine);
     // The password is never printed, and McpFleet keeps it from the children.
     const QByteArray password = qgetenv("OPENCODE_SERVER_PASSWORD");
-    EventStream events(o.heartbeatMs);
+    EventStream events(o.heartbeatMs, opencode1StreamFraming());
     DemoActivity activity(events);
     Opencode1Api api(HealthAnswer{o.version, o.healthStatus, o.healthBody}, password, fleet, events,
                      activity);
     HttpServer server(api);
 
-    scheduleFaults(o, signalPipe);
+    scheduleFaults({o.busyAfterMs, o.busyForMs, o.crashAfterMs, o.freezeAfterMs, o.ignoreTerm},
+                   signalPipe);
     QTimer::singleShot(o.slowStartMs, &app, [&] {
         QString error;
         switch (server.listen(listenAddress(o.hostname), static_cast<quint16>(o.port), &error)) {

@@ -6,10 +6,10 @@
 #pragma once
 
 #include "demo/activity.h"
-#include "demo/event_stream.h"
-#include "demo/mcp_fleet.h"
+#include "demo/common/event_stream.h"
+#include "demo/common/mcp_fleet.h"
 #include "demo/service_options.h"
-#include "demo/service_protocol.h"
+#include "demo/common/service_protocol.h"
 
 #include <QByteArray>
 #include <QString>

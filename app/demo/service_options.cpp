@@ -1,6 +1,7 @@
 #include "demo/service_options.h"
 
 #include "demo/activity_events.h"
+#include "demo/common/option_values.h"
 
 #include <QCommandLineParser>
 #include <QHostAddress>
@@ -34,58 +35,37 @@ const QCommandLineOption kHealthStatus{"health-status", "HTTP status of /global/
 const QCommandLineOption kHealthBody{"health-body", "garbage or huge (10 MiB).", "kind"};
 const QCommandLineOption kHeartbeat{"heartbeat-ms", "/global/event heartbeat (10000).", "ms"};
 const QCommandLineOption kBusyTool{"busy-tool", "Run tool NAME for S seconds at start.", "name:s"};
-const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, default) or v2 (managed).", "v"};
-const QCommandLineOption kStateDir{"state-dir", "v2: directory of service.json.", "dir"};
-const QCommandLineOption kRegistrationCheck{"registration-check-ms", "v2: re-read interval.", "ms"};
+const QCommandLineOption kProtocol{"protocol", "v1 (opencode 1.x, the default) or v2.", "v"};
 
 void addAll(QCommandLineParser &p) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    p.addOptions({kHostname,
-                  kPort,
-                  kVersion,
-                  kPrintVersion,
-                  kMcp,
-                  kStubborn,
-                  kMcpSetsid,
-                  kMcpSetsidEvery,
-                  kMcpStubbornEvery,
-                  kMcpLeak,
-                  kMcpLeakWhile,
-                  kSlowStart,
-                  kBusyAfter,
-                  kBusyFor,
-                  kCrashAfter,
-                  kFreezeAfter,
-                  kIgnoreTerm,
-                  kHealthStatus,
-                  kHealthBody,
-                  kProtocol,
-                  kStateDir,
-                  kRegistrationCheck,
-                  kHeartbeat,
-                  kBusyTool});
-}
-
-// Reads an integer option within [min, max]; leaves `out` alone when the option is absent.
-bool readInt(const QCommandLineParser &p, const QCommandLineOption &o, int min, int max, int &out,
-             QString &error) {
-    if (!p.isSet(o)) return true;
-    bool ok = false;
-    const QString text = p.value(o);
-    const qlonglong v = text.toLongLong(&ok);
-    if (!ok || v < min || v > max) {
-        error = QStringLiteral("--%1 must be an integer from %2 to %3, got \"%4\"")
-                    .arg(o.names().constFirst())
-                    .arg(min)
-                    .arg(max)
-                    .arg(text);
-        return false;
-    }
-    out = static_cast<int>(v);
-    return true;
+    p.addOptions({kHostname,     kPort,       kVersion,        kPrintVersion,     kMcp,
+                  kStubborn,     kMcpSetsid,  kMcpSetsidEvery, kMcpStubbornEvery, kMcpLeak,
+                  kMcpLeakWhile, kSlowStart,  kBusyAfter,      kBusyFor,          kCrashAfter,
+                  kFreezeAfter,  kIgnoreTerm, kHealthStatus,   kHealthBody,       kProtocol,
+                  kHeartbeat,    kBusyTool});
 }
 
 } // namespace
+
+bool requestsProtocolV2(const QStringList &arguments) {
+    // As QCommandLineParser reads it here: -protocol, --protocol, either with =value.
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--")) break;
+        QString a = arguments[i];
+        if (!a.startsWith(QLatin1Char('-'))) continue;
+        a.remove(0, a.startsWith(QLatin1String("--")) ? 2 : 1);
+        QString value;
+        if (a == QLatin1String("protocol"))
+            value = i + 1 < arguments.size() ? arguments[i + 1] : QString();
+        else if (a.startsWith(QLatin1String("protocol=")))
+            value = a.mid(9);
+        else
+            continue;
+        return value == QLatin1String("v2") || value == QLatin1String("2");
+    }
+    return false;
+}
 
 QString demoServiceUsage() {
     QCommandLineParser p;
@@ -100,14 +80,7 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
     QString &error = result.error;
     QCommandLineParser p;
     addAll(p);
-    if (!p.parse(arguments)) {
-        error = p.errorText();
-        return result;
-    }
-    if (!p.positionalArguments().isEmpty()) {
-        error = QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().first());
-        return result;
-    }
+    if (!parseOptionsOnly(p, arguments, error)) return result;
     constexpr int kMaxMs = std::numeric_limits<int>::max();
     o.printVersion = p.isSet(kPrintVersion);
     if (p.isSet(kVersion)) {
@@ -134,45 +107,32 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
     o.mcpStubborn = p.isSet(kStubborn);
     o.mcpLeakWhileFile = p.value(kMcpLeakWhile);
     o.ignoreTerm = p.isSet(kIgnoreTerm);
-    if (!readInt(p, kPort, 1, 65535, o.port, error) ||
-        !readInt(p, kMcp, 0, 512, o.mcpCount, error) ||
-        !readInt(p, kMcpSetsid, 1, 512, o.mcpSetsidIndex, error) ||
-        !readInt(p, kMcpSetsidEvery, 1, 512, o.mcpSetsidEvery, error) ||
-        !readInt(p, kMcpStubbornEvery, 1, 512, o.mcpStubbornEvery, error) ||
-        !readInt(p, kMcpLeak, 0, 1024 * 1024, o.mcpLeakKibPerSecond, error) ||
-        !readInt(p, kSlowStart, 0, kMaxMs, o.slowStartMs, error) ||
-        !readInt(p, kBusyAfter, 0, kMaxMs, o.busyAfterMs, error) ||
-        !readInt(p, kBusyFor, 0, kMaxMs, o.busyForMs, error) ||
-        !readInt(p, kCrashAfter, 0, kMaxMs, o.crashAfterMs, error) ||
-        !readInt(p, kFreezeAfter, 0, kMaxMs, o.freezeAfterMs, error) ||
-        !readInt(p, kHealthStatus, 100, 599, o.healthStatus, error) ||
-        !readInt(p, kRegistrationCheck, 10, kMaxMs, o.registrationCheckMs, error) ||
-        !readInt(p, kHeartbeat, 10, kMaxMs, o.heartbeatMs, error))
+    if (!readIntOption(p, kPort, 1, 65535, o.port, error) ||
+        !readIntOption(p, kMcp, 0, 512, o.mcpCount, error) ||
+        !readIntOption(p, kMcpSetsid, 1, 512, o.mcpSetsidIndex, error) ||
+        !readIntOption(p, kMcpSetsidEvery, 1, 512, o.mcpSetsidEvery, error) ||
+        !readIntOption(p, kMcpStubbornEvery, 1, 512, o.mcpStubbornEvery, error) ||
+        !readIntOption(p, kMcpLeak, 0, 1024 * 1024, o.mcpLeakKibPerSecond, error) ||
+        !readIntOption(p, kSlowStart, 0, kMaxMs, o.slowStartMs, error) ||
+        !readIntOption(p, kBusyAfter, 0, kMaxMs, o.busyAfterMs, error) ||
+        !readIntOption(p, kBusyFor, 0, kMaxMs, o.busyForMs, error) ||
+        !readIntOption(p, kCrashAfter, 0, kMaxMs, o.crashAfterMs, error) ||
+        !readIntOption(p, kFreezeAfter, 0, kMaxMs, o.freezeAfterMs, error) ||
+        !readIntOption(p, kHealthStatus, 100, 599, o.healthStatus, error) ||
+        !readIntOption(p, kHeartbeat, 10, kMaxMs, o.heartbeatMs, error))
         return result;
     if (p.isSet(kBusyTool)) {
-        // NAME:SECONDS, split at the last colon (tool names have none, but be lenient).
-        const QString v = p.value(kBusyTool);
-        const qsizetype colon = v.lastIndexOf(QLatin1Char(':'));
-        bool ok = false;
-        const int seconds = colon > 0 ? v.mid(colon + 1).toInt(&ok) : 0;
-        if (!ok || seconds < 0 || seconds > kMaxToolCallSeconds) {
-            error = QStringLiteral("--busy-tool must be NAME:SECONDS (0..%1), got \"%2\"")
-                        .arg(kMaxToolCallSeconds)
-                        .arg(v);
+        if (!readToolSpec(p.value(kBusyTool), kMaxToolCallSeconds, o.busyTool, o.busyToolSeconds,
+                          error))
             return result;
-        }
-        o.busyTool = v.left(colon);
-        o.busyToolSeconds = seconds;
     }
-    if (p.isSet(kProtocol)) {
+    if (p.isSet(kProtocol)) { // v2 never gets here: it has a parser of its own
         const QString v = p.value(kProtocol);
-        if (v != QLatin1String("v1") && v != QLatin1String("v2")) {
+        if (v != QLatin1String("v1") && v != QLatin1String("1")) {
             error = QStringLiteral("--protocol must be v1 or v2, got \"%1\"").arg(v);
             return result;
         }
-        o.protocol = v == QLatin1String("v2") ? 2 : 1;
     }
-    o.stateDir = p.value(kStateDir);
     if (o.mcpSetsidIndex > o.mcpCount) {
         error = QStringLiteral("--mcp-setsid %1 names no child: there are %2 (--mcp)")
                     .arg(o.mcpSetsidIndex)

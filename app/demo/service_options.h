@@ -42,11 +42,6 @@ struct DemoServiceOptions {
     int heartbeatMs = 10000;
     QString busyTool;
     int busyToolSeconds = 0;
-
-    // --protocol v2: the opencode 2.x managed service (service.json, /api/*); see opencode_v2_api.h
-    int protocol = 1;
-    QString stateDir;               // v2: where service.json goes; empty = $XDG_STATE_HOME/opencode
-    int registrationCheckMs = 5000; // v2: how often service.json is re-read (opencode: 5 s)
 };
 
 struct ParsedServiceOptions {
@@ -56,6 +51,10 @@ struct ParsedServiceOptions {
 
 // `arguments` starts with the verb ("demo-service"), as QCoreApplication::arguments() does.
 ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments);
+
+// True when the arguments ask for the opencode 2.x stand-in (`--protocol v2`, or `2`), which
+// has options of its own (standin_v2/options.h).
+bool requestsProtocolV2(const QStringList &arguments);
 
 QString demoServiceUsage();
 

@@ -1,6 +1,6 @@
 // The demo service's incremental HTTP parser: whole buffer, and the same bytes fed in two parts
 // (a connection that delivers them in pieces must reach the same verdict).
-#include "demo/http_request.h"
+#include "demo/common/http_request.h"
 
 #include <cstdlib>
 

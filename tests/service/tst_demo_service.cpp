@@ -1,6 +1,6 @@
 // The bundled demo service (`tether demo-service`) and its MCP children (`tether demo-mcp`),
 // driven as real processes over real loopback sockets; plus the pure HTTP request parser.
-#include "demo/http_request.h"
+#include "demo/common/http_request.h"
 #include "testsupport.h"
 
 #include <QDeadlineTimer>

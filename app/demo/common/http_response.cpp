@@ -1,4 +1,4 @@
-#include "demo/http_response.h"
+#include "demo/common/http_response.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

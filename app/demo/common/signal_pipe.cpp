@@ -1,4 +1,4 @@
-#include "demo/signal_pipe.h"
+#include "demo/common/signal_pipe.h"
 
 #include <QSocketNotifier>
 

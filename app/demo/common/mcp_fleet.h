@@ -1,14 +1,14 @@
-// The demo service's MCP children: `tether demo-mcp` processes on stdio pipes, started,
-// stopped and restarted the way opencode 1.x does it, with their status for GET /mcp.
+// A demo service's MCP children: processes on stdio pipes, started, stopped and restarted the
+// way the service being imitated does it, with their status for its MCP route.
 #pragma once
 
-#include "demo/service_options.h"
-
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <vector>
 
 class QProcess;
@@ -17,12 +17,18 @@ namespace tether::demo {
 
 struct McpChildSpec {
     QString name;
-    QStringList command; // exact argv: command[0] is the absolute program path
+    QStringList command;                // exact argv: command[0] is the program
+    QString workingDirectory;           // empty: the service's own
+    QMap<QString, QString> environment; // set over the service's environment
+    bool ownProcessGroup = false;       // POSIX: the child leads a session and group of its own
 };
 
-// demo-1..demo-N running `program demo-mcp --name demo-i [--stubborn] [--setsid]
-// [--leak-kib-per-s K]` (pure: the same options always give the same argv).
-QList<McpChildSpec> demoMcpChildSpecs(const QString &program, const DemoServiceOptions &options);
+// How a graceful stop ends a child: stdin EOF, then after eofGraceMs SIGTERM (to its process
+// group when it leads one), then after termGraceMs SIGKILL.
+struct McpStopPlan {
+    int eofGraceMs = 0;
+    int termGraceMs = 0;
+};
 
 enum class McpState { Connected, Disabled, Failed };
 const char *toString(McpState state); // "connected", "disabled", "failed"
@@ -51,6 +57,10 @@ public:
     bool disconnectServer(const QString &name);
     // Closes every child's stdin, waits up to the grace in total, then kills what is left.
     void stopAll();
+    // The same without blocking the event loop, by `plan`; the children are stopped (status
+    // disabled) at once. `done` runs once all of them have exited (at once when none ran).
+    bool disconnectGracefully(const QString &name, const McpStopPlan &plan);
+    void stopAllGracefully(const McpStopPlan &plan, std::function<void()> done);
 
     static constexpr int kStopGraceMs = 1000;
 
@@ -72,10 +82,19 @@ private:
     Child *find(const QString &name);
     void start(Child &child);
     void stop(std::vector<Child *> children);
+    QProcess *detach(Child &child); // the running process, now no longer the child's
+    void stopGracefully(std::vector<Child *> children, const McpStopPlan &plan,
+                        std::function<void()> done);
+    enum class Ending { Terminate, Kill };
+    void end(QProcess *process, bool group, Ending how);
     void onFinished(QProcess *process, int exitCode, int exitStatus);
 
     QList<McpChildSpec> specs_;
     std::vector<Child> children_;
 };
+
+// Prints `mcp NAME pid PID` when a child starts, `... ready` when it answered initialize, and
+// `... stopped: HOW` after a requested stop, each through `say` (the lines tests read).
+void announceChildren(McpFleet &fleet, const std::function<void(const QString &)> &say);
 
 } // namespace tether::demo

@@ -2,7 +2,7 @@
 // the main thread (so a blocked event loop blocks every endpoint, as in the real service).
 #pragma once
 
-#include "demo/http_request.h"
+#include "demo/common/http_request.h"
 
 #include <QHostAddress>
 #include <QObject>

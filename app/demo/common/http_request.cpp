@@ -1,4 +1,4 @@
-#include "demo/http_request.h"
+#include "demo/common/http_request.h"
 
 #include <optional>
 

@@ -1,33 +1,20 @@
-#include "demo/mcp_fleet.h"
+#include "demo/common/mcp_fleet.h"
 
 #include <QDeadlineTimer>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTimer>
 
 #include <algorithm>
+#include <memory>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
 
 namespace tether::demo {
-
-QList<McpChildSpec> demoMcpChildSpecs(const QString &program, const DemoServiceOptions &o) {
-    QList<McpChildSpec> specs;
-    for (int i = 1; i <= o.mcpCount; ++i) {
-        McpChildSpec spec;
-        spec.name = QStringLiteral("demo-%1").arg(i);
-        spec.command = {program, QStringLiteral("demo-mcp"), QStringLiteral("--name"), spec.name};
-        const auto every = [i](int k) { return k > 0 && i % k == 0; };
-        if (o.mcpStubborn || every(o.mcpStubbornEvery))
-            spec.command << QStringLiteral("--stubborn");
-        if (o.mcpSetsidIndex == i || every(o.mcpSetsidEvery))
-            spec.command << QStringLiteral("--setsid");
-        if (o.mcpLeakKibPerSecond > 0)
-            spec.command << QStringLiteral("--leak-kib-per-s")
-                         << QString::number(o.mcpLeakKibPerSecond);
-        if (!o.mcpLeakWhileFile.isEmpty())
-            spec.command << QStringLiteral("--leak-while-file") << o.mcpLeakWhileFile;
-        specs << spec;
-    }
-    return specs;
-}
 
 const char *toString(McpState state) {
     switch (state) {
@@ -99,15 +86,23 @@ void McpFleet::stopAll() {
 }
 
 void McpFleet::start(Child &child) {
-    // No setsid here: like opencode 1.18.33 the children stay in the service's process group.
+    // No setsid unless the spec asks: like opencode 1.18.33 the children stay in the service's
+    // process group.
     auto *process = new QProcess(this);
     process->setProgram(child.spec.command.constFirst());
     process->setArguments(child.spec.command.mid(1));
     process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    if (!child.spec.workingDirectory.isEmpty())
+        process->setWorkingDirectory(child.spec.workingDirectory);
     // The server's password is the server's: its MCP children never see it.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.remove(QStringLiteral("OPENCODE_SERVER_PASSWORD"));
+    for (auto it = child.spec.environment.cbegin(); it != child.spec.environment.cend(); ++it)
+        environment.insert(it.key(), it.value());
     process->setProcessEnvironment(environment);
+#ifdef Q_OS_UNIX
+    if (child.spec.ownProcessGroup) process->setChildProcessModifier([] { ::setsid(); });
+#endif
     // The first reply (to initialize) means the child is up and serving; later replies are only
     // drained, so the pipe never fills up.
     connect(process, &QProcess::readyReadStandardOutput, this,
@@ -177,6 +172,115 @@ void McpFleet::stop(std::vector<Child *> children) {
     }
 }
 
+QProcess *McpFleet::detach(Child &child) {
+    QProcess *p = child.process;
+    child.process = nullptr; // from here on its exit is expected, not a failure
+    child.state = McpState::Disabled;
+    child.error.clear();
+    return p;
+}
+
+bool McpFleet::disconnectGracefully(const QString &name, const McpStopPlan &plan) {
+    Child *c = find(name);
+    if (!c) return false;
+    stopGracefully({c}, plan, {});
+    return true;
+}
+
+void McpFleet::stopAllGracefully(const McpStopPlan &plan, std::function<void()> done) {
+    std::vector<Child *> all;
+    for (auto &c : children_)
+        all.push_back(&c);
+    stopGracefully(all, plan, std::move(done));
+}
+
+void McpFleet::stopGracefully(std::vector<Child *> children, const McpStopPlan &plan,
+                              std::function<void()> done) {
+    struct Job {
+        QString name;
+        qint64 pid;
+        QProcess *process;
+        bool group;
+    };
+    // Shared by the timers and the exit handlers; the last exit ends the stop.
+    struct Stop {
+        std::vector<Job> jobs;
+        int running = 0;
+        int stage = 0; // 0 EOF sent, 1 SIGTERM sent, 2 SIGKILL sent
+        QTimer term, kill;
+        std::function<void()> done;
+    };
+    auto stop = std::make_shared<Stop>();
+    stop->done = std::move(done);
+    for (Child *c : children) {
+        const bool group = c->spec.ownProcessGroup;
+        if (QProcess *p = c->process ? detach(*c) : nullptr) {
+            stop->jobs.push_back({c->spec.name, p->processId(), p, group});
+            p->closeWriteChannel(); // EOF on stdin: how an MCP stdio server is asked to leave
+        }
+    }
+    stop->running = static_cast<int>(stop->jobs.size());
+    if (stop->running == 0) {
+        if (stop->done) stop->done();
+        return;
+    }
+    const auto escalate = [this, stop](int stage, Ending how) {
+        stop->stage = stage;
+        for (const Job &j : stop->jobs)
+            if (j.process && j.process->state() != QProcess::NotRunning)
+                end(j.process, j.group, how);
+    };
+    for (QTimer *t : {&stop->term, &stop->kill})
+        t->setSingleShot(true);
+    connect(&stop->term, &QTimer::timeout, this, [escalate] { escalate(1, Ending::Terminate); });
+    connect(&stop->kill, &QTimer::timeout, this, [escalate] { escalate(2, Ending::Kill); });
+    stop->term.start(plan.eofGraceMs);
+    stop->kill.start(plan.eofGraceMs + plan.termGraceMs);
+    for (std::size_t i = 0; i < stop->jobs.size(); ++i) {
+        connect(stop->jobs[i].process, &QProcess::finished, this,
+                [this, stop, i, plan](int code, QProcess::ExitStatus status) {
+                    Job &j = stop->jobs[i];
+                    QString how = status == QProcess::CrashExit
+                                      ? QStringLiteral("terminated by a signal")
+                                      : QStringLiteral("exited with code %1").arg(code);
+                    if (stop->stage == 1)
+                        how += QStringLiteral(" after SIGTERM (sent %1 ms after EOF)")
+                                   .arg(plan.eofGraceMs);
+                    else if (stop->stage == 2)
+                        how = QStringLiteral("killed after %1 ms")
+                                  .arg(plan.eofGraceMs + plan.termGraceMs);
+                    emit childStopped(j.name, j.pid, how);
+                    j.process->disconnect(this);
+                    j.process->deleteLater();
+                    j.process = nullptr;
+                    if (--stop->running > 0) return;
+                    // The timers' handlers hold this stop: dropping them frees it.
+                    stop->term.disconnect(this);
+                    stop->kill.disconnect(this);
+                    stop->term.stop();
+                    stop->kill.stop();
+                    if (stop->done) stop->done();
+                });
+    }
+}
+
+void McpFleet::end(QProcess *process, bool group, Ending how) {
+#ifdef Q_OS_UNIX
+    // Still our unreaped child, so its pid (and, as a session leader, its group) is not reused.
+    const pid_t pid = static_cast<pid_t>(process->processId());
+    if (pid > 0) {
+        ::kill(group ? -pid : pid, how == Ending::Kill ? SIGKILL : SIGTERM);
+        return;
+    }
+#else
+    Q_UNUSED(group);
+#endif
+    if (how == Ending::Kill)
+        process->kill();
+    else
+        process->terminate();
+}
+
 void McpFleet::onFinished(QProcess *process, int exitCode, int exitStatus) {
     for (auto &c : children_) {
         if (c.process != process) continue;
@@ -188,6 +292,21 @@ void McpFleet::onFinished(QProcess *process, int exitCode, int exitStatus) {
         process->deleteLater();
         return;
     }
+}
+
+void announceChildren(McpFleet &fleet, const std::function<void(const QString &)> &say) {
+    QObject::connect(&fleet, &McpFleet::childStarted, &fleet,
+                     [say](const QString &name, qint64 pid) {
+                         say(QStringLiteral("mcp %1 pid %2").arg(name).arg(pid));
+                     });
+    QObject::connect(&fleet, &McpFleet::childReady, &fleet, [say](const QString &name, qint64 pid) {
+        say(QStringLiteral("mcp %1 pid %2 ready").arg(name).arg(pid));
+    });
+    QObject::connect(
+        &fleet, &McpFleet::childStopped, &fleet,
+        [say](const QString &name, qint64 pid, const QString &how) {
+            say(QStringLiteral("mcp %1 pid %2 stopped: %3").arg(name).arg(pid).arg(how));
+        });
 }
 
 } // namespace tether::demo

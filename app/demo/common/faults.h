@@ -3,6 +3,21 @@
 
 namespace tether::demo {
 
+class SignalPipe;
+
+// When the switches fire, in ms since the process started (-1 = never).
+struct FaultSchedule {
+    int busyAfterMs = -1; // the main thread blocks for busyForMs
+    int busyForMs = 0;
+    int crashAfterMs = -1;
+    int freezeAfterMs = -1;
+    bool ignoreTerm = false; // a frozen process then ignores SIGTERM too
+};
+
+// Arms the switches on the event loop. Counted from the start of the process, so a crash or
+// freeze can also be placed inside a slow start.
+void scheduleFaults(const FaultSchedule &faults, SignalPipe &signalPipe);
+
 // An abrupt death (as SIGKILL / OOM): no cleanup, MCP children are left behind.
 [[noreturn]] void crashNow();
 

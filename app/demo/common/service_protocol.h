@@ -1,10 +1,9 @@
-// What a protocol of the demo service does: answer one parsed HTTP request. The opencode 1.x
-// protocol is the only one today; a 2.x "managed service" protocol (service.json, /api/*) can be
-// another implementation chosen in demo_service.cpp, reusing the server, auth and MCP fleet.
+// What a protocol of a demo service does: answer one parsed HTTP request (the opencode 1.x
+// demo, the opencode 2.x stand-in), on the shared server, event stream and MCP fleet.
 #pragma once
 
-#include "demo/http_request.h"
-#include "demo/http_response.h"
+#include "demo/common/http_request.h"
+#include "demo/common/http_response.h"
 
 class QTcpSocket;
 

@@ -1,7 +1,7 @@
 // HTTP responses of the demo service as plain values, and their wire form (pure functions).
 #pragma once
 
-#include "demo/http_request.h"
+#include "demo/common/http_request.h"
 
 #include <QByteArray>
 #include <QJsonValue>

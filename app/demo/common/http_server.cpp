@@ -1,7 +1,7 @@
-#include "demo/http_server.h"
+#include "demo/common/http_server.h"
 
-#include "demo/http_response.h"
-#include "demo/service_protocol.h"
+#include "demo/common/http_response.h"
+#include "demo/common/service_protocol.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>
