@@ -120,6 +120,9 @@ OpencodeConfigEnvironment opencodeConfigEnvironment() {
 }
 
 QStringList opencodeConfigFiles(const OpencodeConfigEnvironment &env, const QString &directory) {
+    // docs/opencode2-protocol.md [R59]: the global folder (OPENCODE_CONFIG_DIR replaces it),
+    // OPENCODE_CONFIG, the project walk from the root down, then each .opencode/ folder,
+    // outermost first. OPENCODE_CONFIG_CONTENT comes last (readOpencodeMcpConfig).
     static const QStringList names{QStringLiteral("opencode.json"),
                                    QStringLiteral("opencode.jsonc")};
     QStringList files;
@@ -127,25 +130,23 @@ QStringList opencodeConfigFiles(const OpencodeConfigEnvironment &env, const QStr
         for (const QString &name : names)
             files << QDir::cleanPath(dir + QLatin1Char('/') + name);
     };
-    const QString global = QDir::cleanPath(env.configHome + QStringLiteral("/opencode"));
+    const QString global = QDir::cleanPath(
+        env.configDir.isEmpty() ? env.configHome + QStringLiteral("/opencode") : env.configDir);
     addDir(global);
     if (!env.configFile.isEmpty()) files << QDir::cleanPath(env.configFile);
     if (env.projects && !directory.isEmpty() && QDir::isAbsolutePath(directory)) {
-        // The root first, the location last: the folder nearest the work wins.
-        QStringList chain;
+        QStringList chain; // the root first, the location last: the nearest folder wins
         for (QString dir = QDir::cleanPath(directory);;) {
             chain.prepend(dir);
             const QString parent = QFileInfo(dir).dir().absolutePath();
             if (parent == dir || chain.size() > 64) break;
             dir = parent;
         }
-        for (const QString &dir : chain) {
-            if (dir == global) continue; // the global files are not project files
-            addDir(dir);
+        for (const QString &dir : chain)
+            if (dir != global) addDir(dir); // the global files are not project files
+        for (const QString &dir : chain)
             addDir(dir + QStringLiteral("/.opencode"));
-        }
     }
-    if (!env.configDir.isEmpty()) addDir(env.configDir);
     files.removeDuplicates();
     return files;
 }

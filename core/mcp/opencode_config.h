@@ -2,9 +2,9 @@
 // gives them (docs/opencode2-protocol.md, MCP), and without them Tether cannot tell which of
 // the service's children is which MCP server, so nothing would enter the ledger or be cleaned
 // after a crash. opencode reads opencode.json / opencode.jsonc from its global config folder,
-// OPENCODE_CONFIG, every folder from the location up to the root (and its .opencode/), and
-// OPENCODE_CONFIG_CONTENT, later ones overriding earlier ones; a file has the native shape
-// (mcp.servers.<name>, `disabled`) or the 1.x one (mcp.<name>, `enabled`).
+// OPENCODE_CONFIG, every folder from the root down to the location, their .opencode/ folders,
+// and OPENCODE_CONFIG_CONTENT, later ones overriding earlier ones by server name; a file has
+// the native shape (mcp.servers.<name>, `disabled`) or the 1.x one (mcp.<name>, `enabled`).
 #pragma once
 
 #include "mcp/mcp_config.h"

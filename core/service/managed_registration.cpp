@@ -140,12 +140,16 @@ QString managedRegistrationPath(const QString &stateDirSetting, const QString &c
 }
 
 QString serviceConfigPath(const QString &channel) {
-    const QString xdg = qEnvironmentVariable("XDG_CONFIG_HOME");
-    const QString base = !xdg.isEmpty() && QDir::isAbsolutePath(xdg)
-                             ? xdg
-                             : QDir::homePath() + QStringLiteral("/.config");
-    return QDir::cleanPath(base + QStringLiteral("/opencode/") +
-                           managedRegistrationFileName(channel));
+    // opencode's Global.config, which OPENCODE_CONFIG_DIR replaces (docs/opencode2-protocol.md).
+    QString dir = qEnvironmentVariable("OPENCODE_CONFIG_DIR");
+    if (dir.isEmpty()) {
+        const QString xdg = qEnvironmentVariable("XDG_CONFIG_HOME");
+        dir = (!xdg.isEmpty() && QDir::isAbsolutePath(xdg)
+                   ? xdg
+                   : QDir::homePath() + QStringLiteral("/.config")) +
+              QStringLiteral("/opencode");
+    }
+    return QDir::cleanPath(dir + QLatin1Char('/') + managedRegistrationFileName(channel));
 }
 
 std::optional<int> expectedServicePort(const QString &channel) {

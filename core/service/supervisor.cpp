@@ -110,7 +110,11 @@ public:
         QObject::connect(&launcher, &ServiceLauncher::logLine, s, &Supervisor::logLine);
         QObject::connect(&stops, &StopRunner::logLine, s, &Supervisor::logLine);
         QObject::connect(&launcher, &ServiceLauncher::childExited, s,
-                         [s](const policy::ExitFacts &e) { s->lastExit_ = e; });
+                         [s](const policy::ExitFacts &e) {
+                             s->lastExit_ = e;
+                             // An exit Tether's own stop caused explains nothing.
+                             s->lastExitOurs_ = s->exec_->state().phase == policy::Phase::Stopping;
+                         });
     }
 
     void start(policy::Timer t, Ms delayMs) override {
@@ -212,6 +216,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
         feed(policy::ManagedRegistrationChanged{
             judgeManagedRegistration(read, ports_->registrations.launchedPid())});
     });
+    watchManagedRegistration(); // stopped from the start: another client may start it
 }
 
 Supervisor::~Supervisor() {
@@ -519,7 +524,7 @@ void Supervisor::refreshFailure() {
     }
     policy::FailureFacts facts;
     facts.reason = exec_->state().failure;
-    facts.exit = lastExit_;
+    if (!lastExitOurs_) facts.exit = lastExit_;
     if (lastExit_)
         facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());
     FailureStatus out;

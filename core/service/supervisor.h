@@ -144,6 +144,7 @@ private:
     std::unique_ptr<ActivityMonitor> activity_;
     QTimer activityTick_; // while a tool runs: its "for N s" grows on every surface
     std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)
+    bool lastExitOurs_ = false;                 // ... because Tether's stop ended it
 };
 
 } // namespace tether

@@ -116,35 +116,36 @@ private slots:
         env.home = QStringLiteral("/home/ann");
         env.configHome = QStringLiteral("/home/ann/.config");
         env.configFile = QStringLiteral("/etc/oc.json");
-        env.configDir = QStringLiteral("/opt/oc");
         const QStringList files = opencodeConfigFiles(env, QStringLiteral("/home/ann/work"));
         const QStringList expected{"/home/ann/.config/opencode/opencode.json",
                                    "/home/ann/.config/opencode/opencode.jsonc",
                                    "/etc/oc.json",
                                    "/opencode.json",
                                    "/opencode.jsonc",
-                                   "/.opencode/opencode.json",
-                                   "/.opencode/opencode.jsonc",
                                    "/home/opencode.json",
                                    "/home/opencode.jsonc",
-                                   "/home/.opencode/opencode.json",
-                                   "/home/.opencode/opencode.jsonc",
                                    "/home/ann/opencode.json",
                                    "/home/ann/opencode.jsonc",
-                                   "/home/ann/.opencode/opencode.json",
-                                   "/home/ann/.opencode/opencode.jsonc",
                                    "/home/ann/work/opencode.json",
                                    "/home/ann/work/opencode.jsonc",
+                                   "/.opencode/opencode.json",
+                                   "/.opencode/opencode.jsonc",
+                                   "/home/.opencode/opencode.json",
+                                   "/home/.opencode/opencode.jsonc",
+                                   "/home/ann/.opencode/opencode.json",
+                                   "/home/ann/.opencode/opencode.jsonc",
                                    "/home/ann/work/.opencode/opencode.json",
-                                   "/home/ann/work/.opencode/opencode.jsonc",
-                                   "/opt/oc/opencode.json",
-                                   "/opt/oc/opencode.jsonc"};
+                                   "/home/ann/work/.opencode/opencode.jsonc"};
         QCOMPARE(files, expected);
+        // OPENCODE_CONFIG_DIR replaces the global folder.
+        env.configDir = QStringLiteral("/opt/oc");
+        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("/home/ann/work")).first(),
+                 QStringLiteral("/opt/oc/opencode.json"));
         env.projects = false;
-        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("/home/ann/work")).size(), 5);
+        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("/home/ann/work")).size(), 3);
         // A relative location (or none) adds no project files.
         env.projects = true;
-        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("work")).size(), 5);
+        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("work")).size(), 3);
     }
 
     void readFromDiskTheNearestWinsAndTheInlineContentLast() {
