@@ -70,7 +70,8 @@ const std::vector<Page> &pages() {
               Kind::Arguments, "", QT_TRANSLATE_NOOP("SettingsDialog", "None")},
              {"service/port", QT_TRANSLATE_NOOP("SettingsDialog", "Port"),
               QT_TRANSLATE_NOOP("SettingsDialog",
-                                "The local port the service listens on, on this computer only."),
+                                "The local port the service listens on, on this computer only. "
+                                "opencode 2.x chooses its own (opencode service set port)."),
               Kind::Whole},
              {"service/healthPath", QT_TRANSLATE_NOOP("SettingsDialog", "Health check address"),
               QT_TRANSLATE_NOOP("SettingsDialog",
@@ -82,6 +83,12 @@ const std::vector<Page> &pages() {
                                 "Where opencode 2.x writes service.json. Leave empty for its "
                                 "usual place."),
               Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "Usual place")},
+             {"service/channel", QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2 channel"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "The build channel of opencode 2.x (latest, beta, local...), "
+                                "which names its service file and port. Leave empty to take it "
+                                "from the installed version."),
+              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "From the installed version")},
              {"service/containment",
               QT_TRANSLATE_NOOP("SettingsDialog", "Stop everything the service started with it"),
               QT_TRANSLATE_NOOP("SettingsDialog",
@@ -360,8 +367,11 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
         const QString p = profile->currentData().toString();
         fields_.value(QStringLiteral("service/healthPath"))
             ->setEnabled(p == QLatin1String("custom"));
-        fields_.value(QStringLiteral("service/stateDir"))
-            ->setEnabled(p == QLatin1String("auto") || p == QLatin1String("opencode2"));
+        const bool v2 = p == QLatin1String("auto") || p == QLatin1String("opencode2");
+        fields_.value(QStringLiteral("service/stateDir"))->setEnabled(v2);
+        fields_.value(QStringLiteral("service/channel"))->setEnabled(v2);
+        // opencode 2.x takes the port its own config names (opencode service set port).
+        fields_.value(QStringLiteral("service/port"))->setEnabled(p != QLatin1String("opencode2"));
     };
     connect(profile, &QComboBox::currentIndexChanged, this, followProfile);
     followProfile();
