@@ -1383,6 +1383,8 @@ void Machine::on(const RestartRequested &) {
         if (s_.stopCause == StopCause::User) s_.stopCause = StopCause::Restart;
         return;
     case Phase::Launching:
+        log("restart asked while the service is being started: the one starting is new");
+        return;
     case Phase::Released:
         return;
     }

@@ -4,7 +4,7 @@
 // an owner that exits and unregisters was stopped by another program unless a replacement
 // registers, a service another client starts while Tether has it stopped is followed, and its
 // terminals are handed over or shut down as its own clients do before a signal.
-#include "policy/supervision.h"
+#include "machine_driver.h"
 
 #include <QtTest>
 
@@ -12,6 +12,7 @@
 
 using namespace tether::policy;
 using tether::os::Identity;
+namespace test = tether::test;
 
 namespace {
 
@@ -52,64 +53,13 @@ ManagedFacts registered(Identity id, const std::string &regId, bool launchedByUs
     return m;
 }
 
-// The machine, fed by hand: time moves only when a test says so, and timers fire in order.
-struct Driver {
-    SupervisionState s;
-    Ms now = 0;
-    std::vector<Command> out; // everything issued since the last take()
-
-    explicit Driver(SupervisionConfig c) { s.config = std::move(c); }
-
-    void feed(const Event &e) {
-        Step next = step(std::move(s), e, now);
-        s = std::move(next.state);
-        out.insert(out.end(), next.commands.begin(), next.commands.end());
+// The machine, fed by hand, with this suite's question: is a stop under way?
+struct Driver : test::MachineDriver {
+    explicit Driver(SupervisionConfig c)
+        : MachineDriver(std::move(c)) {
+        version = "2.0.17";
     }
-    // Moves the clock to t, firing every timer due on the way.
-    void advanceTo(Ms t) {
-        for (;;) {
-            int next = -1;
-            for (int i = 0; i < kTimerCount; ++i)
-                if (s.due[i] && *s.due[i] <= t && (next < 0 || *s.due[i] < *s.due[next])) next = i;
-            if (next < 0) break;
-            now = std::max(now, *s.due[next]);
-            feed(TimerFired{Timer(next)});
-        }
-        now = t;
-    }
-    template <typename T> std::vector<T> take() {
-        std::vector<T> found;
-        std::vector<Command> rest;
-        for (Command &c : out) {
-            if (auto *p = std::get_if<T>(&c))
-                found.push_back(*p);
-            else
-                rest.push_back(std::move(c));
-        }
-        out = std::move(rest);
-        return found;
-    }
-    // Answers the probe in flight, if any (true when there was one).
-    bool answer(bool healthy, Boot boot, const std::string &error = {}) {
-        const auto probes = take<SendProbe>();
-        if (probes.empty() && s.probeSeq == 0) return false;
-        feed(ProbeAnswered{s.probeSeq, healthy, healthy ? "2.0.17" : "", error, boot});
-        return true;
-    }
-    // Every probe due until t is answered the same way.
-    void answerUntil(Ms t, bool healthy, Boot boot = Boot::Ready) {
-        while (now < t) {
-            advanceTo(std::min(t, now + 25));
-            answer(healthy, boot, healthy ? "" : "HTTP 503");
-        }
-    }
-    State display() const { return displayState(s); }
     bool stopping() { return !take<Verify>().empty() || s.phase == Phase::Verifying; }
-    bool noticed(NoticeKind k) {
-        for (const Notify &n : take<Notify>())
-            if (n.kind == k) return true;
-        return false;
-    }
 };
 
 // The start-up facts of a launch onto the service's own free port.
