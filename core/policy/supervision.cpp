@@ -457,9 +457,12 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
                 startTimer(Timer::Resolve, timings().probeIntervalMs);
                 return;
             }
-            if (holder == PortHolder::Service && r.port != s_.config.port) {
-                // Tether's own service, verified by identity and port, on the old port: stop it
-                // before starting on the new one, or it would run unsupervised.
+            if (holder == PortHolder::Service && r.port != s_.config.port &&
+                decideKill(IdentityCheck::Match, PortCheck::OwnedByService, false) ==
+                    KillVerdict::Proceed) {
+                // Tether's own service, verified by identity and port (these facts are a
+                // verification), on the old port: stop it before starting on the new one, or
+                // it would run unsupervised.
                 s_.svc = svc;
                 log("registered service " + pidText(r.id.pid) + " listens on port " +
                     std::to_string(r.port) + ", not " + std::to_string(s_.config.port) +
@@ -1129,6 +1132,11 @@ void Machine::refused(const std::string &why) {
         s_.refusedSince.reset();
         fail(why + " for " + std::to_string(timings().windowMs / 1000) + " s: it was left running");
         return;
+    }
+    if (s_.stopCause == StopCause::VersionUpdate) {
+        // Not used up by a refusal: the next answer decides again (issue 25 c).
+        s_.versionReplaced = false;
+        s_.version.clear();
     }
     if (s_.stopCause == StopCause::Recovery || s_.stopCause == StopCause::StartupTimeout ||
         s_.stopCause == StopCause::StartFailed || s_.stopCause == StopCause::VersionUpdate) {

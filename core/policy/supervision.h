@@ -4,9 +4,11 @@
 // carries out. Nothing here reads a clock, a file, a socket or the process table, so every
 // sequence can be replayed in a test against a simulated world (tests/policy/tst_supervision_*).
 //
-// Where is a kill decided? Here, in step(): a RunStopPlan command is only ever issued right
-// after a Verified event whose facts prove the identity (decideKill). Where is it carried out?
-// In the shell's stop-plan runner, which re-verifies every signal right before sending it.
+// Where is a kill decided? Here, in step(): a terminating RunStopPlan is only ever issued right
+// after facts that prove the identity and the port, through decideKill: a Verified event, or
+// the start-up facts of Tether's own registration (a service it started, still on the port it
+// registered, stopped before a start on another port). Where is it carried out? In the shell's
+// stop-plan runner, which re-verifies every signal right before sending it.
 #pragma once
 
 #include "os/process.h"

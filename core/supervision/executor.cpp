@@ -172,6 +172,11 @@ Verified Executor::verify(const policy::Verify &v) {
     // Our own child was identified at launch; a registration's program identifies the rest.
     const std::string program = svc && !svc->ourChild ? svc->program : std::string();
     out.life = livenessOf(ports_.table, v.id, program);
+    // The very process that was adopted (its pid and start time) but no longer running the
+    // program: retitled or exec'd. It is not "gone, pid reused" (it runs, and a stop that said
+    // "stopped" would be a lie), and it cannot be verified: never signalled, said so.
+    if (out.life == Liveness::Different && livenessOf(ports_.table, v.id, {}) == Liveness::Alive)
+        out.life = Liveness::Unknown;
     out.portFacts = ports_.table.portFacts(v.port);
     if (out.life == Liveness::Alive) out.tree = treeIfNeeded(ports_.table, v.id, out.portFacts);
     return out;

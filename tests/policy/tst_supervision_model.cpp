@@ -140,6 +140,8 @@ private slots:
     void aLiveLoopWithASilentHealthRouteIsReplacedAfterTwoWindows();
     void anUpdateReplacementWaitsUntilNoToolCallRuns();
     void aStopThatLeavesAnUnverifiablePidSaysSo();
+    void issue25b_aRetitledAdoptedServiceIsNotCalledStopped();
+    void issue25c_aRefusedUpdateIsTriedAgain();
 };
 
 // ---- The random driver
@@ -695,6 +697,62 @@ void TestSupervisionModel::aStopThatLeavesAnUnverifiablePidSaysSo() {
                  s.failure.find("does not hold port") != std::string::npos,
              s.failure.c_str());
     QVERIFY(!touched(w, sim::Role::Service)); // never signalled
+}
+
+// Issue 25 b: an adopted service whose pid and start time still match but whose argv changed
+// (it retitled itself, or exec'd) was taken for "exited, pid reused": only the remnant plan
+// ran and the state said "stopped" while it ran on. It is the same process: never signalled
+// while it cannot be verified, and a person is told it was left running.
+void TestSupervisionModel::issue25b_aRetitledAdoptedServiceIsNotCalledStopped() {
+    World w(1, scenarioOptions());
+    w.launchTether();
+    w.apply({Act::Start});
+    advanceUntil(
+        w, [&] { return healthy(w); }, 3000);
+    w.apply({Act::QuitKeep});
+    w.apply({Act::Start}); // a new Tether adopts it from its registration
+    advanceUntil(
+        w, [&] { return healthy(w); }, 3000);
+    QVERIFY(clean(w));
+    QVERIFY(!w.exec()->state().svc->ourChild);
+    const os::Identity id = w.exec()->state().svc->id;
+    sim::Proc *p = w.proc(id.pid);
+    QVERIFY(p);
+    p->exe = "/usr/bin/node";
+    p->argv = {"opencode-worker"}; // process.title, as node lets a program set it
+    w.apply({Act::Stop});
+    w.advance(3000);
+    QVERIFY(clean(w));
+    QVERIFY(aliveId(w, id));
+    QVERIFY(!touched(w, sim::Role::Service)); // never signalled
+    QVERIFY2(w.exec()->display() != State::Stopped,
+             "said stopped while the service it could not verify runs on");
+    advanceUntil(
+        w, [&] { return w.exec()->display() == State::Failed; }, 8000);
+    QCOMPARE(w.exec()->display(), State::Failed);
+    QVERIFY2(w.exec()->state().failure.find("left running") != std::string::npos,
+             w.exec()->state().failure.c_str());
+}
+
+// Issue 25 c: an opted-in version update whose verification is refused (the port's owner could
+// not be read for a moment) was used up: never tried again, the old version ran on for good.
+void TestSupervisionModel::issue25c_aRefusedUpdateIsTriedAgain() {
+    World w(1, scenarioOptions());
+    w.config().autoReplaceOnVersionChange = true;
+    w.config().installedVersion = "1.0";
+    w.binaryVersion = "0.9";
+    w.launchTether();
+    w.apply({Act::Start});
+    advanceUntil(
+        w, [&] { return w.launches() == 1 && w.exec()->state().phase == Phase::Starting; }, 3000);
+    w.binaryVersion = "1.0";          // the replacement will be the installed version
+    w.apply({Act::TableErrors, 400}); // the first verification cannot read the tables
+    advanceUntil(
+        w, [&] { return w.launches() == 2 && healthy(w); }, 8000);
+    QVERIFY(clean(w));
+    QCOMPARE(w.launches(), 2);
+    QCOMPARE(w.exec()->state().version, std::string("1.0"));
+    QVERIFY(!w.exec()->state().versionMismatch);
 }
 
 QTEST_GUILESS_MAIN(TestSupervisionModel)
