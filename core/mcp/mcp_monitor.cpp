@@ -54,7 +54,18 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
     : QObject(parent)
     , sup_(supervisor)
     , ledger_(std::make_unique<Ledger>()) {
-    if (!ledger_->load()) emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));
+    if (!ledger_->load()) {
+        // Said once whoever made us has connected (issue 25 a: it went to nobody): what it
+        // named can now only be found as possible orphans, and a person should know why.
+        QMetaObject::invokeMethod(
+            this,
+            [this, error = ledger_->error()] {
+                emit logLine(QStringLiteral("mcp ledger: %1; the MCP processes it named can "
+                                            "only be found as possible orphans now")
+                                 .arg(error));
+            },
+            Qt::QueuedConnection);
+    }
     loadCommandCache();
     connect(sup_, &Supervisor::serviceStarted, this, [this] {
         ++generation_;
@@ -116,10 +127,10 @@ void McpMonitor::refresh(bool now) {
     // On the probe cadence, never faster (start-up probing is quicker than that).
     // Monotonic: a wall clock set back an hour must not pause the refresh for an hour.
     const qint64 clock = sup_->config().clock();
-    if (refreshing_ || sweeping_ || profile.mcpStatusPath.isEmpty() ||
+    if (refresh_.busy() || sweeping_ || profile.mcpStatusPath.isEmpty() ||
         (!now && lastRefreshMs_ && clock - lastRefreshMs_ < interval * 9 / 10))
         return;
-    refreshing_ = true;
+    const std::uint64_t token = *refresh_.begin();
     lastRefreshMs_ = clock;
     const quint64 generation = generation_;
     auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
@@ -130,9 +141,9 @@ void McpMonitor::refresh(bool now) {
         call.maxBodyBytes = 1024 * 1024;
         sendHttp(sup_->network(), call, this, std::move(done));
     };
-    auto afterConfig = [this, generation, get, profile] {
-        get(profile.mcpStatusPath, [this, generation](const HttpResult &r) {
-            refreshing_ = false;
+    auto afterConfig = [this, token, generation, get, profile] {
+        get(profile.mcpStatusPath, [this, token, generation](const HttpResult &r) {
+            if (!refresh_.end(token)) return; // abandoned: a newer refresh owns the gate
             if (generation != generation_ || !r.transportOk || r.status != 200) return;
             onStatusBody(generation, r.body);
         });
@@ -141,9 +152,10 @@ void McpMonitor::refresh(bool now) {
         afterConfig();
         return;
     }
-    get(profile.configPath, [this, generation, afterConfig](const HttpResult &r) {
+    get(profile.configPath, [this, token, generation, afterConfig](const HttpResult &r) {
+        if (!refresh_.current(token)) return; // abandoned while it was asked
         if (generation != generation_) {
-            refreshing_ = false;
+            refresh_.end(token);
             return;
         }
         if (r.transportOk && r.status == 200) {
@@ -386,7 +398,7 @@ void McpMonitor::onMcpExited(const os::Identity &id) {
 void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()> done) {
     const Settings &s = sup_->config().settings;
     ++generation_;
-    refreshing_ = false;
+    refresh_.abandon();   // its answers, if any come, describe a dead service
     exitWatches_.clear(); // the sweep below takes over what is left
     exited_.clear();
     if (s.orphansWhileRunning == policy::OrphanMode::Ignore) {

@@ -5,6 +5,7 @@
 
 #include "mcp/ledger.h"
 #include "mcp/matching.h"
+#include "mcp/refresh_gate.h"
 #include "mcp/sweeper.h"
 #include "policy/resource_watch.h"
 #include "service/exit_notifier.h"
@@ -78,7 +79,7 @@ private:
     std::vector<FileStamp> configStamps_;
     QByteArray configContent_;
     quint64 generation_ = 0; // bumps with every new service
-    bool refreshing_ = false;
+    RefreshGate refresh_;
     bool sweeping_ = false;
     struct SweepJob {
         std::function<void()> work; // on the worker thread
