@@ -3,10 +3,11 @@
 # the installed /usr/bin/tether (--version, then a headless start against the bundled demo
 # service until `tether status --json` says healthy, then `tether quit`), purge it, and check
 # that none of the package's files is left. Needs root (apt). Exit 0 only when all of it held.
-# Usage: bash tests/install/deb_install.sh [build-dir]
+# Usage: bash tests/install/deb_install.sh [build-dir] [--existing] (see scripts/package.sh)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-build/package}
+existing=${2:-}
 work=$(mktemp -d /tmp/tether-deb-test.XXXXXX)
 tether_pid='' service_pid=''
 step() { echo "--- deb install: $*"; }
@@ -33,7 +34,8 @@ if dpkg-query -W -f='${Status}' tether 2>/dev/null | grep -q 'installed'; then
 fi
 
 step "build"
-bash scripts/package.sh "$dir" >"$work/package.log" 2>&1 || { cat "$work/package.log"; fail "package.sh"; }
+bash scripts/package.sh "$dir" $existing >"$work/package.log" 2>&1 ||
+    { cat "$work/package.log"; fail "package.sh"; }
 deb=$(ls -1 "$PWD/$dir"/tether_*.deb | head -1)
 [ -f "$deb" ] || fail "no .deb in $dir"
 dpkg-deb --field "$deb" Package Version Depends
