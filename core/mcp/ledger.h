@@ -3,7 +3,7 @@
 // Not thread-safe: one owner (the supervisor, or a worker doing a scan) at a time.
 #pragma once
 
-#include "mcp/ledger_entry.h"
+#include "policy/ledger_entry.h"
 #include "mcp/matching.h"
 #include "os/process.h"
 
@@ -13,6 +13,8 @@
 #include <vector>
 
 namespace tether::mcp {
+
+using policy::LedgerEntry;
 
 // The file format, exposed for tests and fuzzing. Start times are strings: a Windows FILETIME
 // does not fit a JSON double exactly.

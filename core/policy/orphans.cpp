@@ -86,7 +86,7 @@ std::vector<Orphan> classifyOrphans(const OrphanInput &in) {
     std::vector<Orphan> out;
     std::unordered_set<os::Pid> listed;
 
-    for (const mcp::LedgerEntry &e : in.ledger) {
+    for (const LedgerEntry &e : in.ledger) {
         const auto it = byPid.find(e.process.pid);
         if (it == byPid.end() || !isLive(*it->second) ||
             it->second->startTime != e.process.startTime || isProtected(e.process.pid, in.self) ||
@@ -99,7 +99,7 @@ std::vector<Orphan> classifyOrphans(const OrphanInput &in) {
     }
 
     auto inLedger = [&](const os::ProcessInfo &p) {
-        return std::any_of(in.ledger.begin(), in.ledger.end(), [&](const mcp::LedgerEntry &e) {
+        return std::any_of(in.ledger.begin(), in.ledger.end(), [&](const LedgerEntry &e) {
             return e.process == os::Identity{p.pid, p.startTime};
         });
     };

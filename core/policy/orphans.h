@@ -12,8 +12,8 @@
 //             Never swept without a person's confirmation.
 #pragma once
 
-#include "mcp/ledger_entry.h"
-#include "os/process.h"
+#include "os/types.h"
+#include "policy/ledger_entry.h"
 
 #include <string>
 #include <utility>
@@ -43,7 +43,7 @@ struct Self {
 std::vector<os::Pid> ancestorsOf(os::Pid pid, const std::vector<os::ProcessInfo> &snapshot);
 
 struct OrphanInput {
-    std::vector<mcp::LedgerEntry> ledger;
+    std::vector<LedgerEntry> ledger;
     std::vector<os::ProcessInfo> snapshot;
     // The liveness of each ledger entry's service; a service not listed counts as Unknown,
     // and an entry whose service is not positively Gone is never an orphan.

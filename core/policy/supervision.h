@@ -11,7 +11,7 @@
 // stop-plan runner, which re-verifies every signal right before sending it.
 #pragma once
 
-#include "os/process.h"
+#include "os/types.h"
 #include "policy/notice.h"
 #include "policy/recovery.h"
 #include "policy/state.h"

@@ -294,7 +294,7 @@ void scan() {
     ::waitpid(dead, nullptr, 0);
     procs.pids.erase(std::remove(procs.pids.begin(), procs.pids.end(), dead), procs.pids.end());
     const std::vector<std::string> mcpCommand{"/bin/sleep", "3600", "1"};
-    std::vector<mcp::LedgerEntry> entries;
+    std::vector<policy::LedgerEntry> entries;
     // 300 orphans, then plain processes until this user sees 2,000 (what ran before may still
     // be going away: counted again until the total holds).
     for (int i = 0; int(os::snapshot().size()) < 2000 || i < 300;) {
@@ -308,7 +308,7 @@ void scan() {
                 return;
             }
             if (orphan) {
-                mcp::LedgerEntry e;
+                policy::LedgerEntry e;
                 e.process = os::Identity{pid, 0};
                 e.argv = mcpCommand;
                 e.name = "bench-" + std::to_string(i);
@@ -317,7 +317,7 @@ void scan() {
             }
         }
     }
-    for (mcp::LedgerEntry &e : entries) { // start times once each has exec'd
+    for (policy::LedgerEntry &e : entries) { // start times once each has exec'd
         const auto id = os::identityOf(e.process.pid);
         if (id) e.process = *id;
         const os::Lookup l = os::inspect(e.process.pid);
@@ -325,7 +325,7 @@ void scan() {
     }
     spinUntil(
         [&] {
-            return std::all_of(entries.begin(), entries.end(), [](const mcp::LedgerEntry &e) {
+            return std::all_of(entries.begin(), entries.end(), [](const policy::LedgerEntry &e) {
                 const os::Lookup l = os::inspect(e.process.pid);
                 return l.status == os::Lookup::Status::Found && l.info.argv.size() == 3;
             });

@@ -5,10 +5,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
-    std::vector<tether::mcp::LedgerEntry> entries;
+    std::vector<tether::policy::LedgerEntry> entries;
     QString error;
     if (tether::mcp::parseLedger(bytes, &entries, &error)) {
-        std::vector<tether::mcp::LedgerEntry> again;
+        std::vector<tether::policy::LedgerEntry> again;
         QString error2;
         if (!tether::mcp::parseLedger(tether::mcp::serializeLedger(entries), &again, &error2) ||
             again.size() != entries.size())

@@ -121,7 +121,7 @@ private slots:
         }
         // The ledger knows them, with the service's identity, in a private file.
         QTRY_COMPARE_WITH_TIMEOUT(int(rig_.mcp->ledger().entries().size()), 3, kLong);
-        for (const mcp::LedgerEntry &e : rig_.mcp->ledger().entries())
+        for (const policy::LedgerEntry &e : rig_.mcp->ledger().entries())
             QVERIFY(e.service == *rig_.sup->serviceIdentity());
         const QFile::Permissions others =
             QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther;
@@ -218,7 +218,7 @@ private slots:
         QVERIFY(decoy.waitForReadyRead(10000));
         const auto decoyId = os::identityOf(decoy.processId());
         QVERIFY(decoyId);
-        mcp::LedgerEntry forged;
+        policy::LedgerEntry forged;
         forged.process = {decoyId->pid, decoyId->startTime + 777};
         forged.pgid = decoyId->pid;
         forged.argv = {"tether", "demo-mcp", "--name", "demo-1"};

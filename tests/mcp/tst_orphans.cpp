@@ -25,9 +25,9 @@ os::ProcessInfo proc(os::Pid pid, os::Pid ppid, os::Pid pgid, std::uint64_t star
     return p;
 }
 
-mcp::LedgerEntry ledgerEntry(os::Pid pid, std::uint64_t start, os::Pid pgid,
+policy::LedgerEntry ledgerEntry(os::Pid pid, std::uint64_t start, os::Pid pgid,
                              os::Identity service = {kOldService, 900}) {
-    mcp::LedgerEntry e;
+    policy::LedgerEntry e;
     e.process = {pid, start};
     e.pgid = pgid;
     e.name = "mcp-" + std::to_string(pid);
@@ -47,7 +47,7 @@ Self self() {
     return {kTether, kTether, {kSession, kInit}};
 }
 
-OrphanInput input(std::vector<os::ProcessInfo> extra, std::vector<mcp::LedgerEntry> ledger,
+OrphanInput input(std::vector<os::ProcessInfo> extra, std::vector<policy::LedgerEntry> ledger,
                   os::Liveness oldService = os::Liveness::Gone) {
     OrphanInput in;
     in.snapshot = baseSnapshot();

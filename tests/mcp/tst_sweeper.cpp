@@ -274,7 +274,7 @@ private slots:
         const os::Identity bystander = kids.stubborn().id; // same shape, not in the ledger
         mcp::Ledger ledger(dir_.filePath("cleanup-ledger.json"));
         QVERIFY(ledger.load());
-        std::vector<mcp::LedgerEntry> seen;
+        std::vector<policy::LedgerEntry> seen;
         for (const os::Identity &id : {a, b}) {
             const os::Lookup l = os::inspect(id.pid);
             seen.push_back({id, l.info.pgid, l.info.argv, "stubborn", serviceId, 0});

@@ -201,7 +201,7 @@ private slots:
     void badLedgerIsReportedAndKeptAside_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<bool>("huge");
-        std::vector<mcp::LedgerEntry> one(1);
+        std::vector<policy::LedgerEntry> one(1);
         one[0].process = {4242, 77};
         one[0].pgid = 4242;
         one[0].argv = {"node", "x"};
@@ -249,12 +249,12 @@ private slots:
     void ledgerPidOutsidePidRangeNeverAliasesALiveProcess() {
         // 2^32 + our pid: a truncating cast would name us. Either refused, or never alive.
         const qint64 aliased = (qint64(1) << 32) + QCoreApplication::applicationPid();
-        std::vector<mcp::LedgerEntry> one(1);
+        std::vector<policy::LedgerEntry> one(1);
         one[0].process = {aliased, os::identityOf(QCoreApplication::applicationPid())->startTime};
         one[0].argv = {"x"};
         one[0].name = "fs";
         one[0].service = {4000, 5};
-        std::vector<mcp::LedgerEntry> out;
+        std::vector<policy::LedgerEntry> out;
         QString error;
         if (mcp::parseLedger(mcp::serializeLedger(one), &out, &error)) {
             QCOMPARE(out.size(), size_t(1));

@@ -1175,7 +1175,7 @@ void World::mcpSpawnFor(int service, int index) {
     m.exitWithParent = (spec_.exitWithParentMask & bit) != 0;
     m.termDelay = 3;
     if (!(spec_.unledgeredMask & bit)) {
-        mcp::LedgerEntry e;
+        policy::LedgerEntry e;
         e.process = {pid, m.start};
         e.pgid = m.pgid;
         e.argv = cmd;
@@ -1291,7 +1291,7 @@ void World::sweepOrphans(const policy::StopPlan &plan) {
     in.ledger = ledger_;
     for (const Proc &p : procs_)
         if (p.role != Role::Free) in.snapshot.push_back(info(p));
-    for (const mcp::LedgerEntry &e : ledger_) {
+    for (const policy::LedgerEntry &e : ledger_) {
         const Proc *s = proc(e.service.pid);
         const bool alive = s && s->start == e.service.startTime && s->alive();
         in.services.push_back({e.service, alive ? os::Liveness::Alive : os::Liveness::Gone});
@@ -1319,7 +1319,7 @@ void World::sweepOrphans(const policy::StopPlan &plan) {
                 possible_.push_back(res.target.id.pid);
     }
     ledger_.erase(std::remove_if(ledger_.begin(), ledger_.end(),
-                                 [&](const mcp::LedgerEntry &e) {
+                                 [&](const policy::LedgerEntry &e) {
                                      const Proc *p = proc(e.process.pid);
                                      return !p || p->start != e.process.startTime || !p->alive();
                                  }),

@@ -11,7 +11,7 @@
 // Plain C++17: no Qt, so the benchmark and the QtTest suite share it.
 #pragma once
 
-#include "mcp/ledger_entry.h"
+#include "policy/ledger_entry.h"
 #include "supervision/executor.h"
 #include "supervision/stop_plan.h"
 
@@ -341,7 +341,7 @@ private:
     std::uint64_t startCounter_ = 0;
     Pid nextPid_ = 0;
     std::vector<Pid> freed_;
-    std::vector<mcp::LedgerEntry> ledger_;
+    std::vector<policy::LedgerEntry> ledger_;
     Pid lastFreedService_ = 0, lastFreedMcp_ = 0;
     std::vector<std::pair<Pid, std::uint64_t>> inspectCache_; // Breakage::staleInspect
 

@@ -1,14 +1,15 @@
-// One MCP process a service was seen to spawn: plain data shared by the ledger (which persists
-// it) and the orphan policy (which decides over it).
+// One MCP process a service was seen to spawn: plain data shared by the ledger (core/mcp, which
+// persists it) and the orphan policy (which decides over it). The policy's type: the policy may
+// not see core/mcp.
 #pragma once
 
-#include "os/process.h"
+#include "os/types.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace tether::mcp {
+namespace tether::policy {
 
 struct LedgerEntry {
     os::Identity process; // pid + start time: the pid alone may be reused
@@ -19,4 +20,4 @@ struct LedgerEntry {
     std::int64_t firstSeenMs = 0; // wall clock, display only
 };
 
-} // namespace tether::mcp
+} // namespace tether::policy
