@@ -112,37 +112,32 @@ private slots:
     }
 
     void filesForALocationFromTheGlobalFolderToTheNearestProject() {
+        // "/" here, a drive's root on Windows: the walk ends there either way.
+        const QString root = QDir::rootPath();
         OpencodeConfigEnvironment env;
-        env.home = QStringLiteral("/home/ann");
-        env.configHome = QStringLiteral("/home/ann/.config");
-        env.configFile = QStringLiteral("/etc/oc.json");
-        const QStringList files = opencodeConfigFiles(env, QStringLiteral("/home/ann/work"));
-        const QStringList expected{"/home/ann/.config/opencode/opencode.json",
-                                   "/home/ann/.config/opencode/opencode.jsonc",
-                                   "/etc/oc.json",
-                                   "/opencode.json",
-                                   "/opencode.jsonc",
-                                   "/home/opencode.json",
-                                   "/home/opencode.jsonc",
-                                   "/home/ann/opencode.json",
-                                   "/home/ann/opencode.jsonc",
-                                   "/home/ann/work/opencode.json",
-                                   "/home/ann/work/opencode.jsonc",
-                                   "/.opencode/opencode.json",
-                                   "/.opencode/opencode.jsonc",
-                                   "/home/.opencode/opencode.json",
-                                   "/home/.opencode/opencode.jsonc",
-                                   "/home/ann/.opencode/opencode.json",
-                                   "/home/ann/.opencode/opencode.jsonc",
-                                   "/home/ann/work/.opencode/opencode.json",
-                                   "/home/ann/work/.opencode/opencode.jsonc"};
+        env.home = root + QStringLiteral("home/ann");
+        env.configHome = root + QStringLiteral("home/ann/.config");
+        env.configFile = root + QStringLiteral("etc/oc.json");
+        const QString work = root + QStringLiteral("home/ann/work");
+        const QStringList files = opencodeConfigFiles(env, work);
+        QStringList expected;
+        for (const char *f :
+             {"home/ann/.config/opencode/opencode.json", "home/ann/.config/opencode/opencode.jsonc",
+              "etc/oc.json", "opencode.json", "opencode.jsonc", "home/opencode.json",
+              "home/opencode.jsonc", "home/ann/opencode.json", "home/ann/opencode.jsonc",
+              "home/ann/work/opencode.json", "home/ann/work/opencode.jsonc",
+              ".opencode/opencode.json", ".opencode/opencode.jsonc", "home/.opencode/opencode.json",
+              "home/.opencode/opencode.jsonc", "home/ann/.opencode/opencode.json",
+              "home/ann/.opencode/opencode.jsonc", "home/ann/work/.opencode/opencode.json",
+              "home/ann/work/.opencode/opencode.jsonc"})
+            expected << root + QLatin1String(f);
         QCOMPARE(files, expected);
         // OPENCODE_CONFIG_DIR replaces the global folder.
-        env.configDir = QStringLiteral("/opt/oc");
-        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("/home/ann/work")).first(),
-                 QStringLiteral("/opt/oc/opencode.json"));
+        env.configDir = root + QStringLiteral("opt/oc");
+        QCOMPARE(opencodeConfigFiles(env, work).first(),
+                 root + QStringLiteral("opt/oc/opencode.json"));
         env.projects = false;
-        QCOMPARE(opencodeConfigFiles(env, QStringLiteral("/home/ann/work")).size(), 3);
+        QCOMPARE(opencodeConfigFiles(env, work).size(), 3);
         // A relative location (or none) adds no project files.
         env.projects = true;
         QCOMPARE(opencodeConfigFiles(env, QStringLiteral("work")).size(), 3);
