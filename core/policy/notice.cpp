@@ -20,6 +20,7 @@ constexpr Name kNames[] = {
     {NoticeKind::OrphansFound, "orphans-found"},
     {NoticeKind::McpResources, "mcp-resources"},
     {NoticeKind::Interrupted, "interrupted"},
+    {NoticeKind::StateNotSaved, "state-not-saved"},
 };
 
 bool isGoodNews(NoticeKind k) {
@@ -52,6 +53,7 @@ NoticeSeverity severityOf(NoticeKind k) {
     case NoticeKind::OrphansFound:
     case NoticeKind::McpResources:
     case NoticeKind::Interrupted:
+    case NoticeKind::StateNotSaved:
         return NoticeSeverity::Warning;
     case NoticeKind::Restarted:
     case NoticeKind::Recovered:
@@ -97,6 +99,8 @@ std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile) {
         return "An MCP server uses a lot of resources";
     case NoticeKind::Interrupted:
         return "Running tool calls were cut short";
+    case NoticeKind::StateNotSaved:
+        return "Tether cannot save its records";
     }
     return s;
 }

@@ -22,6 +22,7 @@ enum class NoticeKind {
     OrphansFound,    // MCP processes of a dead service wait for a person's decision
     McpResources,    // an MCP server is over its memory or CPU limit
     Interrupted,     // a replacement or a stop cut short running tool calls: names them
+    StateNotSaved,   // a state file could not be written (a full disk): its last copy is kept
 };
 
 const char *toString(NoticeKind k); // "crashed", "gave-up", ... (kebab case)

@@ -10,6 +10,7 @@
 #include "service/stop_runner.h"
 #include "supervision/executor.h"
 #include "supervision/os_process_table.h"
+#include "settings/storage.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -195,10 +196,9 @@ Supervisor::Supervisor(Config config, QObject *parent)
             feed(policy::Exited{svc->id, "pid " + std::to_string(svc->id.pid) + " exited"});
     });
     connect(&managedTimer_, &QTimer::timeout, this, [this] {
-        const QString path = ports_->registrations.managedPath();
-        QFile f(path);
-        const QByteArray content =
-            f.open(QIODevice::ReadOnly) ? f.read(kManagedRegistrationMaxBytes + 1) : QByteArray();
+        QByteArray content; // a FIFO in its place must not block: read as storage reads
+        storage::readSmallFile(ports_->registrations.managedPath(), kManagedRegistrationMaxBytes,
+                               &content, nullptr);
         if (content == managedStamp_) return; // unchanged: nothing to judge
         managedStamp_ = content;
         const ManagedRegistrationRead read = parseManagedRegistration(content);
@@ -357,6 +357,12 @@ void Supervisor::setOrphans(const QList<OrphanStatus> &orphans) {
     emit statusChanged();
 }
 
+void Supervisor::setStateFileErrors(const QStringList &errors) {
+    if (status_.stateFileErrors == errors) return;
+    status_.stateFileErrors = errors;
+    emit statusChanged();
+}
+
 void Supervisor::refreshStatus() {
     const policy::SupervisionState &s = exec_->state();
     status_.state = policy::displayState(s);
@@ -397,14 +403,14 @@ namespace {
 
 // The lines the service wrote since `offset` (its last run), at most the last 64 KiB of them.
 std::vector<std::string> serviceOutputSince(const QString &path, qint64 offset) {
-    QFile f(path);
-    if (path.isEmpty() || !f.open(QIODevice::ReadOnly)) return {};
+    QFile f; // no link, no FIFO in its place (settings/storage.h)
+    if (path.isEmpty() || !storage::openForReading(f, path, nullptr)) return {};
     constexpr qint64 kTail = 64 * 1024;
     const qint64 from = std::max(offset, f.size() - kTail);
     // A rotation since the launch leaves the file shorter than the offset: read its start.
     f.seek(from > f.size() ? 0 : from);
     std::vector<std::string> lines;
-    for (const QByteArray &l : f.readAll().split('\n'))
+    for (const QByteArray &l : f.read(kTail).split('\n'))
         lines.push_back(QString::fromUtf8(l).toStdString());
     return lines;
 }

@@ -86,6 +86,9 @@ public:
     // The MCP view and the orphans are observed elsewhere (core/mcp) and kept in this one model.
     void setMcp(const QList<McpChildStatus> &rows);
     void setOrphans(const QList<OrphanStatus> &orphans);
+    // Tether's files that could not be saved (settings/storage.h's write observer, kept by the
+    // Runtime across Supervisors).
+    void setStateFileErrors(const QStringList &errors);
 
 public slots:
     void start();

@@ -2,6 +2,7 @@
 
 #include "policy/supervision.h"
 #include "settings/argument_list.h"
+#include "settings/storage.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -280,8 +281,25 @@ QString defaultSettingsPath() {
            QStringLiteral("/tether.ini");
 }
 
+namespace {
+// A FIFO or a device in the settings file's place would hold QSettings in open() for good: it
+// is refused before Qt opens it. A link is followed: a person may keep the file elsewhere.
+QString unusableSettingsFile(const QString &file) {
+    if (!QFileInfo::exists(file)) return {};
+    QFile probe;
+    QString why;
+    return storage::openForReading(probe, file, &why, true) ? QString() : why;
+}
+} // namespace
+
 LoadedSettings loadSettings(const QString &path) {
     const QString file = path.isEmpty() ? defaultSettingsPath() : path;
+    if (const QString why = unusableSettingsFile(file); !why.isEmpty()) {
+        LoadedSettings defaults;
+        defaults.warnings
+            << QStringLiteral("settings file %1; every setting has its default").arg(why);
+        return defaults;
+    }
     QSettings ini(file, QSettings::IniFormat);
     QMap<QString, QVariant> values;
     for (const QString &key : ini.allKeys())
@@ -296,6 +314,10 @@ LoadedSettings loadSettings(const QString &path) {
 
 bool saveSettings(const QString &path, const Settings &s, QString *error) {
     const QString file = path.isEmpty() ? defaultSettingsPath() : path;
+    if (const QString why = unusableSettingsFile(file); !why.isEmpty()) {
+        if (error) *error = QStringLiteral("cannot write settings: %1").arg(why);
+        return false;
+    }
     QDir().mkpath(QFileInfo(file).absolutePath());
     QSettings ini(file, QSettings::IniFormat);
     const auto values = settingsToValues(s);
