@@ -5,13 +5,16 @@
 #include "control/control_server.h"
 #include "mcp/mcp_monitor.h"
 #include "service/health_history.h"
+#include "service/log_rotation.h"
 #include "service/supervisor.h"
 #include "settings/settings.h"
 #include "shell/wake_watcher.h"
 
 #include <QFile>
 #include <QJsonObject>
+#include <QMap>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 #include <memory>
 
@@ -92,6 +95,8 @@ private:
     QByteArray answer(const control::Request &request); // every verb answered at once
     QByteArray cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary);
     void writeLog(const QString &line);
+    void onStateWrite(const QString &path, const QString &error); // error empty: written
+    void keepControlSocket(); // listening again if Qt closed the endpoint (on the probe cadence)
     // Resolve the profile and create + wire the Supervisor (init and applySettings).
     void makeSupervisor(const Settings &s);
 
@@ -104,6 +109,9 @@ private:
     std::unique_ptr<mcp::McpMonitor> mcp_; // observes supervisor_: destroyed first
     control::ControlServer *control_ = nullptr;
     QFile logFile_;
+    LogRotator *rotator_ = nullptr;          // the logs, off the main thread
+    QSet<QString> rotationRefused_;          // a refusal is logged once per file
+    QMap<QString, QString> stateFileErrors_; // path -> why its last write failed
     QTimer rotationTimer_;
     HealthHistory health_;
     QStringList events_; // newest last, capped
