@@ -101,8 +101,8 @@ void McpMonitor::saveCommandCache() {
             QString::fromStdString(c.name),
             QJsonObject{{QStringLiteral("type"), QStringLiteral("local")},
                         {QStringLiteral("command"), QJsonArray::fromStringList(toQt(c.command))}});
-    QString error;
-    storage::writePrivateFile(
+    QString error; // reported by storage's write observer
+    commandsUnsaved_ = !storage::writePrivateFile(
         cachePath(), QJsonDocument(QJsonObject{{QStringLiteral("mcp"), mcp}}).toJson(), &error);
 }
 
@@ -119,6 +119,7 @@ void McpMonitor::refresh(bool now) {
         return;
     refreshing_ = true;
     lastRefreshMs_ = clock;
+    if (commandsUnsaved_) saveCommandCache(); // a full disk kept it out: again, once there is room
     const quint64 generation = generation_;
     auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
         HttpCall call;

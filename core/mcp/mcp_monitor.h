@@ -71,6 +71,7 @@ private:
     std::unique_ptr<Ledger> ledger_;
     std::vector<McpCommand> commands_; // from the service's config (cached across launches)
     bool configFresh_ = false;         // fetched for the current service
+    bool commandsUnsaved_ = false;     // their cache file could not be written (a full disk)
     quint64 generation_ = 0;           // bumps with every new service
     bool refreshing_ = false;
     bool sweeping_ = false;
