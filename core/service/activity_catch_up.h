@@ -7,6 +7,7 @@
 #pragma once
 
 #include "policy/activity.h"
+#include "service/http_client.h"
 
 #include <QByteArray>
 #include <QList>
@@ -51,7 +52,7 @@ public:
     // directories the stream named before. finished() follows, always, unless cancelled.
     void start(const QUrl &base, const QByteArray &authorization, const QStringList &known);
     void cancel();
-    bool running() const { return !pending_.isEmpty(); }
+    bool running() const { return pending_ > 0; }
 
 signals:
     // directories: every directory asked about (for the next round). error: the first failure,
@@ -62,7 +63,8 @@ signals:
 private:
     enum class Step { Sessions, Status, Messages };
     void get(Step step, const QString &path, const QString &directory, const QString &session);
-    void onReply(QNetworkReply *reply, Step step, const QString &directory, const QString &session);
+    void onReply(const HttpResult &r, const QString &path, Step step, const QString &directory,
+                 const QString &session);
     void askStatus();
     void maybeFinish();
 
@@ -70,7 +72,9 @@ private:
     QUrl base_;
     QByteArray authorization_;
     QStringList directories_;
-    QList<QPointer<QNetworkReply>> pending_;
+    int pending_ = 0;        // questions of this round not answered yet
+    quint64 generation_ = 0; // a dropped round's answers, if any still come, are ignored
+    QList<QPointer<QNetworkReply>> inFlight_; // aborted when the round is dropped
     bool statusAsked_ = false;
     policy::ActivitySnapshot snapshot_;
     QList<QPair<QString, QString>> busy_; // (session, directory)

@@ -4,15 +4,15 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
+#include <QTcpSocket>
 #include <algorithm>
 #include <memory>
 
 namespace tether {
 
 namespace {
+
+constexpr qint64 kStreamReadBytes = 64 * 1024;
 
 std::string str(const QJsonValue &v) {
     return v.toString().toStdString();
@@ -83,6 +83,7 @@ std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data, 
 ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config))
+    , parser_(SseParser::Limits{config_.maxLineBytes, config_.maxEventBytes})
     , catchUp_(ActivityCatchUp::Config{config_.nam,
                                        {},
                                        8 * 1024 * 1024,
@@ -99,7 +100,7 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     connect(&retry_, &QTimer::timeout, this, &ActivityMonitor::connectNow);
     firstEvent_.setSingleShot(true);
     connect(&firstEvent_, &QTimer::timeout, this, [this] {
-        if (reply_ && !connected_)
+        if (socket_ && !connected_)
             dropAndRetry(
                 QStringLiteral("no event within %1 ms of connecting").arg(config_.firstEventMs));
     });
@@ -107,11 +108,7 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
 }
 
 ActivityMonitor::~ActivityMonitor() {
-    if (reply_) {
-        reply_->disconnect(this);
-        reply_->abort();
-        reply_->deleteLater();
-    }
+    dropReply();
 }
 
 void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
@@ -125,7 +122,7 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
     activity_ = policy::onServiceIdentity(activity_, identity);
     if (before.identity != activity_.identity) directories_.clear(); // another service's
     if (before.identity != activity_.identity && policy::isBusy(before)) emit activityChanged();
-    if (same && before.identity == identity && (reply_ || retry_.isActive())) return;
+    if (same && before.identity == identity && (socket_ || retry_.isActive())) return;
     url_ = url;
     authorization_ = authorization;
     backoffMs_ = 0;
@@ -136,12 +133,12 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
 // Forgets the current connection, if any, without letting it report anything more.
 void ActivityMonitor::dropReply() {
     catchUp_.cancel(); // its answers would describe the connection being dropped
-    if (!reply_) return;
-    QNetworkReply *r = reply_;
-    reply_ = nullptr;
-    r->disconnect(this);
-    r->abort();
-    r->deleteLater();
+    if (!socket_) return;
+    QTcpSocket *s = socket_;
+    socket_ = nullptr;
+    s->disconnect(this);
+    s->abort();
+    s->deleteLater();
 }
 
 void ActivityMonitor::stopFollowing() {
@@ -155,87 +152,79 @@ void ActivityMonitor::stopFollowing() {
     if (wasBusy) emit activityChanged();
 }
 
+// The stream is read over a socket of its own, not Qt's HTTP stack: Qt's read buffer bound
+// did not hold for it (a stream without newlines grew Tether to 900 MB now and then), and its
+// HTTP thread is shared with other requests. Here the kernel's socket buffer holds what Tether
+// has not read yet, and Tether reads at most 64 KiB a turn.
 void ActivityMonitor::connectNow() {
     if (url_.isEmpty()) return;
     dropReply();
-    buffer_.clear();
-    event_.clear();
-    QNetworkRequest request(url_);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                         QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setRawHeader("Accept", "text/event-stream");
-    if (!authorization_.isEmpty()) request.setRawHeader("Authorization", authorization_);
-    // A stream has no end: no transfer timeout. A frozen service is the supervisor's to judge.
-    request.setTransferTimeout(0);
-    reply_ = config_.nam->get(request);
-    firstEvent_.start(config_.firstEventMs);
-    connect(reply_, &QNetworkReply::metaDataChanged, this, [this] {
-        const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        // Not from inside Qt's signal: aborting there makes it report the reply's error twice.
-        if (status != 200)
-            QMetaObject::invokeMethod(
-                this,
-                [this, status, r = reply_] {
-                    if (reply_ != r) return; // that reply is already gone
-                    dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
-                },
-                Qt::QueuedConnection);
+    parser_.reset();
+    http_ = HttpStreamReader();
+    connectedAt_.reset();
+    socket_ = new QTcpSocket(this);
+    socket_->setReadBufferSize(kStreamReadBytes);
+    QTcpSocket *s = socket_;
+    connect(s, &QTcpSocket::connected, this, [this, s] {
+        QByteArray target = url_.path(QUrl::FullyEncoded).toUtf8();
+        if (target.isEmpty()) target = "/";
+        if (url_.hasQuery()) target += '?' + url_.query(QUrl::FullyEncoded).toUtf8();
+        const QString host = url_.host().contains(QLatin1Char(':'))
+                                 ? QStringLiteral("[%1]").arg(url_.host())
+                                 : url_.host();
+        QByteArray request = "GET " + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
+                             QByteArray::number(url_.port(80)) +
+                             "\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n";
+        if (!authorization_.isEmpty()) request += "Authorization: " + authorization_ + "\r\n";
+        s->write(request + "\r\n");
     });
-    connect(reply_, &QNetworkReply::readyRead, this, &ActivityMonitor::onReadyRead);
-    connect(reply_, &QNetworkReply::finished, this, &ActivityMonitor::onFinished);
+    connect(s, &QTcpSocket::readyRead, this, &ActivityMonitor::onReadyRead);
+    connect(s, &QTcpSocket::disconnected, this, &ActivityMonitor::onFinished);
+    connect(s, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError e) {
+        if (e != QAbstractSocket::RemoteHostClosedError) onFinished();
+    });
+    firstEvent_.start(config_.firstEventMs);
+    s->connectToHost(url_.host(), quint16(url_.port(80)));
 }
 
 void ActivityMonitor::onReadyRead() {
-    if (!reply_) return;
-    buffer_ += reply_->readAll();
-    qsizetype start = 0;
-    for (;;) {
-        const qsizetype nl = buffer_.indexOf('\n', start);
-        if (nl < 0) break;
-        QByteArray line = buffer_.mid(start, nl - start);
-        start = nl + 1;
-        if (line.endsWith('\r')) line.chop(1);
-        if (line.size() > config_.maxLineBytes) {
-            dropAndRetry(QStringLiteral("an event stream line is larger than %1 bytes")
-                             .arg(config_.maxLineBytes));
-            return;
-        }
-        if (line.isEmpty()) { // the blank line ends an event
-            if (!event_.isEmpty()) dispatch(event_);
-            event_.clear();
-            if (!reply_) return; // dispatch may have dropped the stream
-            continue;
-        }
-        if (line.startsWith("data:")) {
-            QByteArray value = line.mid(5);
-            if (value.startsWith(' ')) value.remove(0, 1);
-            if (!event_.isEmpty()) event_ += '\n';
-            event_ += value;
-            if (event_.size() > config_.maxEventBytes) {
-                dropAndRetry(
-                    QStringLiteral("an event is larger than %1 bytes").arg(config_.maxEventBytes));
-                return;
-            }
-        }
-        // event:, id:, retry: and comments (":") carry nothing Tether uses.
+    if (!socket_) return;
+    // At most the socket's read buffer per turn of the event loop: a flood is taken in bites,
+    // with the probes, the control socket and the timers served in between.
+    QByteArray body;
+    const HttpStreamReader::State state = http_.feed(socket_->readAll(), &body);
+    if (state == HttpStreamReader::State::Failed) {
+        dropAndRetry(http_.error());
+        return;
     }
-    buffer_.remove(0, start);
-    if (buffer_.size() > config_.maxLineBytes)
-        dropAndRetry(QStringLiteral("an event stream line is larger than %1 bytes")
-                         .arg(config_.maxLineBytes));
+    if (http_.status() != 0 && http_.status() != 200) {
+        dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(http_.status()));
+        return;
+    }
+    QList<QByteArray> events;
+    const bool ok = parser_.feed(body, &events);
+    const qint64 t = now();
+    bool any = false;
+    for (const QByteArray &data : events) {
+        any = dispatch(data, t) || any;
+        if (!socket_) return; // dispatch may have dropped the stream
+    }
+    // One proof of life per bite: a heartbeat flood is one event for the supervisor, not 1,000.
+    if (any) emit alive(t);
+    if (!ok)
+        dropAndRetry(parser_.error());
+    else if (state == HttpStreamReader::State::Done)
+        dropAndRetry(QStringLiteral("the event stream ended"));
 }
 
-void ActivityMonitor::dispatch(const QByteArray &data) {
+bool ActivityMonitor::dispatch(const QByteArray &data, qint64 t) {
     const std::optional<policy::ActivityEvent> e = parseActivityEvent(data);
-    if (!e) return;
-    const qint64 t = now();
-    if (e->kind == policy::ActivityEventKind::Connected || !connected_) {
+    if (!e) return false;
+    const bool fresh = !connected_; // the connection's first event, whichever it is
+    if (fresh) {
         // A new stream: what happened while none was open is unknown (opencode has no replay).
         activity_ = policy::onStreamReconnected(activity_);
-        backoffMs_ = 0;
+        connectedAt_ = t;
         firstEvent_.stop();
         setConnected(true);
         catchUp_.start(url_, authorization_, directories_);
@@ -243,11 +232,10 @@ void ActivityMonitor::dispatch(const QByteArray &data) {
     rememberDirectory(e->directory);
     const policy::Activity before = activity_;
     activity_ = policy::applyActivityEvent(activity_, *e, t, config_.limits);
-    emit alive(t);
     if (before.sessions.size() != activity_.sessions.size() ||
-        before.tools.size() != activity_.tools.size() ||
-        e->kind == policy::ActivityEventKind::Connected)
+        before.tools.size() != activity_.tools.size() || fresh)
         emit activityChanged();
+    return true;
 }
 
 void ActivityMonitor::rememberDirectory(const std::string &directory) {
@@ -271,16 +259,14 @@ void ActivityMonitor::onCaughtUp(const policy::ActivitySnapshot &snapshot,
 }
 
 void ActivityMonitor::onFinished() {
-    if (!reply_) return;
-    const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 0 && status != 200) {
-        dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
-        return;
-    }
-    const QString why = reply_->error() == QNetworkReply::NoError
+    if (!socket_) return;
+    const QString why = socket_->error() == QAbstractSocket::RemoteHostClosedError ||
+                                socket_->state() != QAbstractSocket::UnconnectedState
                             ? QStringLiteral("the event stream ended")
-                            : reply_->errorString();
-    dropAndRetry(why);
+                            : socket_->errorString();
+    dropAndRetry(http_.status() != 0 && http_.status() != 200
+                     ? QStringLiteral("the event stream answered HTTP %1").arg(http_.status())
+                     : why);
 }
 
 void ActivityMonitor::dropAndRetry(const QString &why) {
@@ -292,6 +278,8 @@ void ActivityMonitor::dropAndRetry(const QString &why) {
 
 void ActivityMonitor::scheduleRetry() {
     if (url_.isEmpty()) return;
+    if (connectedAt_ && now() - *connectedAt_ >= config_.backoffMaxMs) backoffMs_ = 0; // it held
+    connectedAt_.reset();
     backoffMs_ =
         backoffMs_ == 0 ? config_.backoffInitialMs : std::min(config_.backoffMaxMs, backoffMs_ * 2);
     ++reconnects_;

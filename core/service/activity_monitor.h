@@ -5,6 +5,8 @@
 
 #include "policy/activity.h"
 #include "service/activity_catch_up.h"
+#include "service/http_stream_reader.h"
+#include "service/sse_parser.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -15,7 +17,7 @@
 #include <optional>
 
 class QNetworkAccessManager;
-class QNetworkReply;
+class QTcpSocket;
 
 namespace tether {
 
@@ -30,9 +32,13 @@ class ActivityMonitor : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        QNetworkAccessManager *nam = nullptr; // loopback manager (newLoopbackManager); required
+        // For the catch-up's questions (newLoopbackManager); required. The stream itself is read
+        // over a socket of its own.
+        QNetworkAccessManager *nam = nullptr;
         std::function<qint64()> clock;        // monotonic ms, the supervisor's; default steady
         // A completed tool part carries its whole output on one line: generous, but bounded.
+        // Qt's own buffer for the stream is bounded too (setReadBufferSize): a flood waits in
+        // the kernel's socket buffer, not in Tether's memory.
         qint64 maxLineBytes = 4 * 1024 * 1024;
         qint64 maxEventBytes = 4 * 1024 * 1024;
         int backoffInitialMs = 500;
@@ -80,7 +86,7 @@ private:
     void dropAndRetry(const QString &why);
     void scheduleRetry();
     void setConnected(bool c);
-    void dispatch(const QByteArray &data);
+    bool dispatch(const QByteArray &data, qint64 at); // false: not an event
     void rememberDirectory(const std::string &directory);
     void onCaughtUp(const policy::ActivitySnapshot &snapshot, const QStringList &directories,
                     const QString &error);
@@ -90,14 +96,18 @@ private:
     policy::Activity activity_;
     QUrl url_;
     QByteArray authorization_;
-    QPointer<QNetworkReply> reply_;
-    QByteArray buffer_; // bytes after the last complete line
-    QByteArray event_;  // data lines of the event being read
+    QTcpSocket *socket_ = nullptr; // the stream's connection (its own: see connectNow)
+    HttpStreamReader http_;        // its answer's head and body framing
+    SseParser parser_;             // the events in that body, bounded by the caps above
     QTimer retry_;
     QTimer firstEvent_; // the deadline of a new connection's first event
     ActivityCatchUp catchUp_;
     QStringList directories_; // where sessions of this service work, most recent first
     int backoffMs_ = 0;
+    // When the current connection brought its first event: only one that stayed up longer than
+    // the longest back-off starts the next one from the shortest (a stream that says
+    // server.connected and then breaks must not be fetched again every half second).
+    std::optional<qint64> connectedAt_;
     int reconnects_ = 0;
     bool connected_ = false;
     QString lastError_;

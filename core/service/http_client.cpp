@@ -11,6 +11,10 @@
 
 namespace tether {
 
+namespace {
+constexpr qint64 kReadBufferBytes = 64 * 1024;
+}
+
 QByteArray basicAuth(const QString &user, const QString &password) {
     return "Basic " + (user + QLatin1Char(':') + password).toUtf8().toBase64();
 }
@@ -23,8 +27,8 @@ QNetworkAccessManager *newLoopbackManager(QObject *parent) {
     return nam;
 }
 
-void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context,
-              std::function<void(const HttpResult &)> done) {
+QNetworkReply *sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context,
+                        std::function<void(const HttpResult &)> done) {
     QNetworkRequest request(call.url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                          QNetworkRequest::ManualRedirectPolicy);
@@ -32,13 +36,14 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
                          QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     if (!call.authorization.isEmpty()) request.setRawHeader("Authorization", call.authorization);
-    if (!call.body.isEmpty())
-        request.setHeader(QNetworkRequest::ContentTypeHeader,
-                          QByteArrayLiteral("application/json"));
+    if (call.method != "GET") request.setHeader(QNetworkRequest::ContentLengthHeader, 0);
 
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    QNetworkReply *reply = nam->sendCustomRequest(request, call.method, call.body);
+    // Without upload data Qt starts the request on its next turn, after the bound below.
+    QNetworkReply *reply =
+        nam->sendCustomRequest(request, call.method, static_cast<QIODevice *>(nullptr));
+    reply->setReadBufferSize(kReadBufferBytes);
 
     struct State {
         HttpResult result;
@@ -65,8 +70,7 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
     });
     deadline->start(call.timeoutMs);
 
-    // Qt reads the body on its own thread and does not bound that for HTTP: an answer that
-    // declares a body over the cap is refused as soon as its headers arrive, before any of it.
+    // An answer that declares a body over the cap is refused as soon as its headers arrive.
     QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, [=] {
         const qint64 declared = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong();
         if (declared > call.maxBodyBytes) {
@@ -75,6 +79,7 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
             r.error = QStringLiteral("response body of %1 bytes is larger than %2 bytes")
                           .arg(declared)
                           .arg(call.maxBodyBytes);
+            r.tooLarge = true;
             finish(r);
         }
     });
@@ -84,6 +89,7 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
             HttpResult r;
             r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
+            r.tooLarge = true;
             finish(r);
         }
     });
@@ -94,6 +100,7 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
         if (r.body.size() > call.maxBodyBytes) {
             r.body.clear();
             r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
+            r.tooLarge = true;
         } else if (r.status == 0) {
             r.error = reply->errorString();
             r.refused = reply->error() == QNetworkReply::ConnectionRefusedError;
@@ -102,6 +109,7 @@ void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context
         }
         finish(r);
     });
+    return reply;
 }
 
 } // namespace tether

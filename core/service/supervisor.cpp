@@ -154,7 +154,12 @@ Supervisor::Supervisor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config)) {
     if (!config_.clock) config_.clock = steadyClock();
+    // The probes on a manager (an HTTP thread and connections) of their own, so that no other
+    // request is ever ahead of a health check: a stream without newlines on the shared thread
+    // starved them, and a healthy service was replaced. The event stream reads over a socket of
+    // its own (ActivityMonitor); its catch-up, the MCP refresh and actions share nam_.
     nam_ = newLoopbackManager(this);
+    probeNam_ = newLoopbackManager(this);
     status_.profile = config_.profile.dialect;
     status_.port = quint16(config_.profile.port);
     status_.installedVersion = config_.profile.installedVersion;
@@ -501,7 +506,8 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
         call.authorization = basicAuth(config_.profile.authUser, password);
     call.timeoutMs = int(p.timeoutMs);
     const std::uint64_t seq = p.seq;
-    sendHttp(nam_, call, this, [this, seq](const HttpResult &r) {
+    ports_->registrations.retryWrite(); // one that a full disk kept out, once there is room
+    sendHttp(probeNam_, call, this, [this, seq](const HttpResult &r) {
         const HealthVerdict v = r.transportOk
                                     ? judgeHealth(config_.profile.dialect, r.status, r.body)
                                     : HealthVerdict{false, {}, 0, r.error};

@@ -128,7 +128,8 @@ private:
 
     Config config_;
     mutable ServiceStatus status_; // status() refreshes its activity ages
-    QNetworkAccessManager *nam_ = nullptr;
+    QNetworkAccessManager *nam_ = nullptr;      // MCP status, config and actions
+    QNetworkAccessManager *probeNam_ = nullptr; // the health probes alone
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;
     CrashCleanup crashCleanup_;
