@@ -26,9 +26,9 @@ bool peerIsSameUser(QLocalSocket *socket) {
 #endif
 }
 
-// Per client: answers waiting for it to read them (status ~5 KiB, diagnostics ~50 KiB) and
-// answers still being worked out (a cleanup sweeps first). Past the first a client is not read
-// until it catches up; past twice that it is dropped: it does not read what it asked for.
+// Per client: answers waiting for it to read them (status ~5 KiB, diagnostics ~50 KiB): past
+// this a client is dropped, it does not read what it asked for; and answers still being worked
+// out (a cleanup sweeps first): at these many, its next request waits.
 constexpr qint64 kQueuedBytes = 1024 * 1024;
 constexpr int kPendingAnswers = 4;
 constexpr int kClients = 64; // descriptors are finite: the service and its MCP servers need them
@@ -101,7 +101,6 @@ void ControlServer::onConnection() {
         socket->setReadBufferSize(kMaxLineBytes + 2);
         pending_.insert(socket, 0);
         connect(socket, &QLocalSocket::readyRead, this, [this, socket] { serve(socket); });
-        connect(socket, &QLocalSocket::bytesWritten, this, [this, socket] { serve(socket); });
     }
 }
 
@@ -109,14 +108,13 @@ void ControlServer::serve(QLocalSocket *socket) {
     if (socket->state() != QLocalSocket::ConnectedState)
         return; // refused already, or gone: what else arrives is not read
     const int pending = pending_.value(socket);
-    if (socket->bytesToWrite() > 2 * kQueuedBytes) {
+    if (socket->bytesToWrite() > kQueuedBytes) {
         drop(socket, QStringLiteral("a control client that does not read its answers (%1 bytes "
                                     "queued) was dropped")
                          .arg(socket->bytesToWrite()));
         return;
     }
-    if (socket->bytesToWrite() > kQueuedBytes || pending >= kPendingAnswers)
-        return; // resumed by bytesWritten, or when a pending answer is sent
+    if (pending >= kPendingAnswers) return; // resumed when a pending answer is sent
     if (!socket->canReadLine()) {
         if (socket->bytesAvailable() > kMaxLineBytes) { // no newline within the cap
             socket->write(errorReply(QStringLiteral("request too long")));

@@ -1,7 +1,8 @@
 // The per-user control socket: the endpoint of the CLI verbs, behind the single-instance lock
 // (control/instance_lock.h). Every client is bounded: its request lines (64 KiB), the answers
-// queued for it (a client that does not read them is dropped), how many run at once, and one
-// request is answered per turn of the event loop, so no client holds up another or Tether.
+// queued for it (1 MiB: a client that does not read them is dropped), the answers being worked
+// out for it, how many clients at once (64); and one request is answered per turn of the event
+// loop, so no client holds up another, the probes or a hang-up.
 #pragma once
 
 #include "control/control_protocol.h"

@@ -19,8 +19,8 @@
 namespace tether::control {
 
 namespace {
-constexpr int kTries = 25; // 25 x 20 ms: far longer than any look by a verb
-constexpr int kPauseMs = 20;
+constexpr int kTries = 10; // 10 x 10 ms: far longer than any look by a verb
+constexpr int kPauseMs = 10;
 } // namespace
 
 QString InstanceLock::path() {
