@@ -2,7 +2,8 @@
 // what README promises: a Tether stopped (SIGSTOP) behind a full listen backlog is not taken
 // for dead by a second one, and `tether status` says 5 (running, not answering), not 1 or 4;
 // a Tether whose control socket Qt closed (accept() failed: out of descriptors) is still
-// running for `status` (5), and listens again once it can.
+// running for `status` (5), and listens again once it can. And one Tether after another: a
+// service the first left while it was still starting is the next one's to wait for.
 #include "tether_rig.h"
 
 #include <QDir>
@@ -114,7 +115,48 @@ private slots:
                  qPrintable(rig_->dump(t)));
         QCOMPARE(rig_->cli({QStringLiteral("status")}).exitCode, 0);
     }
+
+    // Quit (or killed) while its own service starts: the next Tether dropped the registration
+    // ("does not listen on port"), launched a second service that lost the port and ended
+    // Failed "port held by tether (pid <its own>)"; the first was never managed again.
+    void aServiceLeftWhileStartingIsAdoptedNotDuplicated_data() {
+        QTest::addColumn<bool>("killed");
+        QTest::newRow("quit") << false;
+        QTest::newRow("killed") << true;
+    }
+    void aServiceLeftWhileStartingIsAdoptedNotDuplicated() {
+        QFETCH(bool, killed);
+        test::TetherRig::Values v = test::TetherRig::demoSettings(port_);
+        v.insert(QStringLiteral("service/arguments"),
+                 QStringList{QStringLiteral("--slow-start"), QStringLiteral("2500")});
+        v.insert(QStringLiteral("probe/intervalMs"), 300);
+        const QString ini = rig_->writeIni(v);
+        test::TetherRig::Instance *first = rig_->start(ini);
+        QVERIFY(rig_->waitForLine(first, QStringLiteral("started pid"), 10000));
+        QCOMPARE(rig_->status().value(QLatin1String("state")).toString(),
+                 QStringLiteral("starting"));
+        const qint64 service = rig_->status().value(QLatin1String("pid")).toInteger();
+        if (killed) {
+            const os::Identity t{first->pid(), os::identityOf(first->pid())->startTime};
+            QVERIFY(os::signalIdentity(t, os::Signal::Kill)); // our own child
+            QVERIFY(test::awaitExit(*first->process, 5000));
+        } else {
+            QVERIFY(rig_->quit(first));
+            QVERIFY2(
+                !rig_->lines(first).join(QLatin1Char('\n')).contains(QStringLiteral("-> healthy")),
+                qPrintable(rig_->lines(first).join(QLatin1Char('\n'))));
+        }
+        test::TetherRig::Instance *next = rig_->start(ini);
+        QCOMPARE(rig_->waitForState({QStringLiteral("healthy"), QStringLiteral("failed")}, 20000),
+                 QStringLiteral("healthy"));
+        QCOMPARE(rig_->status().value(QLatin1String("pid")).toInteger(), service);
+        QCOMPARE(test::demoServicesOnPort(port_), QList<qint64>{service});
+        QVERIFY2(!rig_->lines(next)
+                      .join(QLatin1Char('\n'))
+                      .contains(QStringLiteral("registration dropped")),
+                 qPrintable(rig_->dump(next)));
+    }
 };
 
-QTEST_MAIN(TestSingleInstance)
+QTEST_GUILESS_MAIN(TestSingleInstance)
 #include "tst_single_instance.moc"
