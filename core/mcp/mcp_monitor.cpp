@@ -1,6 +1,7 @@
 #include "mcp/mcp_monitor.h"
 
 #include "policy/notice.h"
+#include "service/registration.h"
 #include "settings/storage.h"
 
 #include <QDateTime>
@@ -83,6 +84,14 @@ std::vector<std::vector<std::string>> McpMonitor::commandList() const {
     for (const McpCommand &c : commands_)
         out.push_back(c.command);
     return out;
+}
+
+std::vector<os::Identity> McpMonitor::knownServices() const {
+    if (const auto tracked = sup_->serviceIdentity()) return {*tracked};
+    // No Tether tracks one (a one-shot `tether cleanup`): the one its registration names.
+    const RegistrationRead r = readRegistration(sup_->config().registrationPath);
+    if (r.status != RegistrationRead::Status::Ok) return {};
+    return {os::Identity{r.registration.pid, r.registration.startTime}};
 }
 
 void McpMonitor::loadCommandCache() {
@@ -382,10 +391,11 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
     const auto commands = commandList();
     const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
+    const std::vector<os::Identity> services = knownServices();
     runSweep(
         [=] {
             outcome->result =
-                mcp::cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config);
+                mcp::cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config, services);
         },
         [this, outcome, service, clean, done] {
             const SweepReport &report = outcome->result.report;
@@ -404,7 +414,14 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
                                          .arg(r.target.id.pid)
                                          .arg(QLatin1String(os::toString(r.outcome)),
                                               QString::fromStdString(r.detail)));
-                publishOrphans({});
+                // What it kept (a possible orphan waits for a person's yes) stays listed.
+                const std::vector<os::Identity> gone = report.gone();
+                std::vector<policy::Orphan> kept;
+                for (const policy::Orphan &o : outcome->result.scan.orphans)
+                    if (std::find(gone.begin(), gone.end(),
+                                  os::Identity{o.process.pid, o.process.startTime}) == gone.end())
+                        kept.push_back(o);
+                publishOrphans(kept);
             } else {
                 publishOrphans(outcome->result.scan.orphans);
                 if (!outcome->result.scan.orphans.empty())
@@ -453,7 +470,7 @@ void McpMonitor::publishOrphans(const std::vector<policy::Orphan> &orphans) {
 void McpMonitor::scanOnLaunch() {
     const policy::OrphanMode mode = sup_->config().settings.orphansOnLaunch;
     if (mode == policy::OrphanMode::Ignore) return;
-    const ScanResult r = scan(*ledger_, commandList());
+    const ScanResult r = scan(*ledger_, commandList(), knownServices());
     emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
                      .arg(r.orphans.size())
                      .arg(r.snapshot.size())
@@ -498,11 +515,12 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
     auto job = std::make_shared<Job>();
     Ledger *ledger = ledger_.get();
     const auto commands = commandList();
+    const std::vector<os::Identity> services = knownServices();
     const SweepConfig config{std::chrono::milliseconds(sup_->config().settings.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
     runSweep(
         [=] {
-            job->found = scan(*ledger, commands);
+            job->found = scan(*ledger, commands, services);
             if (!onlyPids.isEmpty()) {
                 auto &o = job->found.orphans;
                 o.erase(std::remove_if(o.begin(), o.end(),
@@ -518,7 +536,7 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
                                   policy::SweepOptions{possibleConfirmed});
             job->report = sweep(plan, config);
             ledger->remove(job->report.gone());
-            job->after = scan(*ledger, commands); // what is still there stays listed
+            job->after = scan(*ledger, commands, services); // what is still there stays listed
         },
         [this, job, dryRun, possibleConfirmed, done] {
             CleanupSummary out;

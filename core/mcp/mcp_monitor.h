@@ -64,6 +64,8 @@ private:
     void startNextSweep();
     void publishOrphans(const std::vector<policy::Orphan> &orphans);
     std::vector<std::vector<std::string>> commandList() const;
+    // The service(s) that may run now: what started after them is theirs (policy/orphans.h).
+    std::vector<os::Identity> knownServices() const;
     void loadCommandCache();
     void saveCommandCache();
 
