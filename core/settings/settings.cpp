@@ -14,6 +14,8 @@ namespace tether {
 
 namespace {
 
+constexpr qsizetype kMaxArgumentsChars = 32767;
+
 // One row per setting: key, how to read it into Settings, how to write it back.
 struct Field {
     const char *key;
@@ -151,6 +153,18 @@ const std::vector<Field> &fields() {
                   // QSettings gives a list for "a, b" and a string otherwise: one parser reads
                   // both, as the Settings dialog does (settings/argument_list.h).
                   const ArgumentList parsed = argumentsFromSetting(v);
+                  // Longer than a program can be given (Windows takes 32,767 characters; Linux
+                  // refuses one argument over 128 KiB): said here, against this key, rather
+                  // than by a launch that fails naming [service] program.
+                  if (const qsizetype length = joinArgumentList(parsed.arguments).size();
+                      length > kMaxArgumentsChars) {
+                      if (warning)
+                          *warning = QStringLiteral("%1 characters, more than the %2 a program "
+                                                    "can be given")
+                                         .arg(length)
+                                         .arg(kMaxArgumentsChars);
+                      return false;
+                  }
                   s.arguments = parsed.arguments;
                   if (!parsed.error.isEmpty() && warning) *warning = parsed.error;
                   return parsed.error.isEmpty();
