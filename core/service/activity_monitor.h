@@ -4,13 +4,13 @@
 #pragma once
 
 #include "policy/activity.h"
+#include "service/activity_event.h"
 #include "service/activity_catch_up.h"
 #include "service/http_stream_reader.h"
 #include "service/sse_parser.h"
 
 #include <QByteArray>
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
 #include <QUrl>
 #include <functional>
@@ -20,13 +20,6 @@ class QNetworkAccessManager;
 class QTcpSocket;
 
 namespace tether {
-
-// One SSE event's data (opencode's envelope {directory?, payload: {type, properties}}) as the
-// policy's event; empty for what is not JSON or not an event. Its `sync` copies are Other, or
-// every change would count twice.
-// wallNowMs (epoch ms, default now) dates a running tool part against its state.time.start.
-std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data,
-                                                        qint64 wallNowMs = -1);
 
 class ActivityMonitor : public QObject {
     Q_OBJECT

@@ -54,10 +54,13 @@ bool HttpStreamReader::parseHead(const QByteArray &head) {
 HttpStreamReader::State HttpStreamReader::feed(const QByteArray &bytes, QByteArray *body) {
     if (state_ == State::Head) {
         pending_ += bytes;
+        // The first blank line ends it, \r\n\r\n or a bare \n\n (found by fuzz_sse: the later
+        // of the two was taken when the head came whole, the earlier when it came in pieces).
         qsizetype end = pending_.indexOf("\r\n\r\n");
         qsizetype skip = 4;
-        if (end < 0) { // a bare \n\n ends it too
-            end = pending_.indexOf("\n\n");
+        const qsizetype bare = pending_.indexOf("\n\n");
+        if (bare >= 0 && (end < 0 || bare < end)) {
+            end = bare;
             skip = 2;
         }
         if (end < 0) {

@@ -40,6 +40,17 @@ private slots:
         }
     }
 
+    // The first blank line ends the head, whichever kind (fuzz_sse's seed
+    // regression-two-head-ends: whole, the later \r\n\r\n was taken; in pieces, the \n\n).
+    void theFirstBlankLineEndsTheHead() {
+        const QByteArray answer = "HTTP/1.1 200 OK\r\nX: 1\r\n\nbody\r\n\r\nmore";
+        for (qsizetype step : {qsizetype(1), qsizetype(5), answer.size()}) {
+            HttpStreamReader r;
+            HttpStreamReader::State state = HttpStreamReader::State::Head;
+            QCOMPARE(readAll(r, answer, step, &state), QByteArray("body\r\n\r\nmore"));
+        }
+    }
+
     void lengthAndCloseDelimitedBodies() {
         HttpStreamReader length;
         QByteArray body;
