@@ -452,17 +452,17 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
                 adopt(svc, r.version, "adopted running service " + pidText(r.id.pid));
                 return;
             }
-            // Alive, ours by identity and program, not on its port: a service whose Tether quit
-            // or died while it was starting listens soon. Waited for as the 2.x path waits, up
-            // to the start-up deadline, and never a contender beside it meanwhile.
-            s_.waitingSince = waiting.value_or(now_);
-            if (s_.quitting) { // leaving it running: handed over as it is, still starting
+            // Alive, ours by identity and program, its port free: a service whose Tether quit or
+            // died while it was starting listens soon. Waited for as the 2.x path waits, up to
+            // the start-up deadline, and never a contender beside it meanwhile.
+            if (holder == PortHolder::Free) s_.waitingSince = waiting.value_or(now_);
+            if (s_.waitingSince && s_.quitting) { // left running: handed over as it is
                 s_.waitingSince.reset();
                 adopt(svc, r.version,
                       "registered service " + pidText(r.id.pid) + " still starting");
                 return;
             }
-            if (now_ - *s_.waitingSince < timings().startupDeadlineMs) {
+            if (s_.waitingSince && now_ - *s_.waitingSince < timings().startupDeadlineMs) {
                 s_.lastError = "registered service " + pidText(r.id.pid) +
                                " does not listen on port " + std::to_string(r.port) + " yet";
                 s_.reason = s_.lastError;
@@ -470,7 +470,7 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
                 return;
             }
             s_.waitingSince.reset();
-            // Still not listening: not the service. Never signalled.
+            // Still not listening, or its port is another's: not the service. Never signalled.
             log("registered " + pidText(r.id.pid) + " does not listen on port " +
                 std::to_string(r.port) + ": not the service; not signalled, registration dropped");
             notify(NoticeKind::Stale,
