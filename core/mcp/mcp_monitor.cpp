@@ -136,7 +136,7 @@ void McpMonitor::refresh(bool now) {
         call.authorization = sup_->authorization();
         call.timeoutMs = int(sup_->config().settings.timings.probeTimeoutMs) + 1000;
         call.maxBodyBytes = 1024 * 1024;
-        sendHttp(sup_->network(), call, this, std::move(done));
+        sendHttp(call, this, std::move(done));
     };
     auto afterConfig = [this, generation, get, profile] {
         get(profile.mcpStatusPath, [this, generation](const HttpResult &r) {

@@ -4,9 +4,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 #include <QUrlQuery>
 #include <algorithm>
 
@@ -84,11 +81,14 @@ ActivityCatchUp::~ActivityCatchUp() {
 }
 
 void ActivityCatchUp::cancel() {
-    ++generation_; // first: an abort below answers at once, and must go unheard
+    ++generation_; // what was asked before goes unheard
     pending_ = 0;
-    const QList<QPointer<QNetworkReply>> replies = std::exchange(inFlight_, {});
-    for (const QPointer<QNetworkReply> &r : replies)
-        if (r) r->abort();
+    const QList<QPointer<HttpExchange>> asked = std::exchange(inFlight_, {});
+    for (const QPointer<HttpExchange> &e : asked)
+        if (e) {
+            e->cancel();
+            e->deleteLater();
+        }
 }
 
 void ActivityCatchUp::start(const QUrl &base, const QByteArray &authorization,
@@ -124,7 +124,7 @@ void ActivityCatchUp::get(Step step, const QString &path, const QString &directo
     ++pending_;
     const quint64 generation = generation_;
     inFlight_.removeAll(nullptr);
-    inFlight_ << sendHttp(config_.nam, call, this, [=](const HttpResult &r) {
+    inFlight_ << sendHttp(call, this, [=](const HttpResult &r) {
         if (generation != generation_) return;
         --pending_;
         onReply(r, path, step, directory, session);

@@ -17,9 +17,6 @@
 #include <QUrl>
 #include <functional>
 
-class QNetworkAccessManager;
-class QNetworkReply;
-
 namespace tether {
 
 // The distinct directories of a GET /session answer, most recently updated first, at most max.
@@ -35,7 +32,6 @@ class ActivityCatchUp : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        QNetworkAccessManager *nam = nullptr; // required
         std::function<qint64()> wallClock;    // epoch ms; default the system clock
         qint64 maxBodyBytes = 8 * 1024 * 1024;
         int requestTimeoutMs = 5000;
@@ -74,7 +70,7 @@ private:
     QStringList directories_;
     int pending_ = 0;        // questions of this round not answered yet
     quint64 generation_ = 0; // a dropped round's answers, if any still come, are ignored
-    QList<QPointer<QNetworkReply>> inFlight_; // aborted when the round is dropped
+    QList<QPointer<HttpExchange>> inFlight_; // cancelled when the round is dropped
     bool statusAsked_ = false;
     policy::ActivitySnapshot snapshot_;
     QList<QPair<QString, QString>> busy_; // (session, directory)

@@ -1,29 +1,17 @@
 #include "service/activity_monitor.h"
 
 #include <QElapsedTimer>
-#include <QTcpSocket>
 #include <algorithm>
 #include <memory>
 
 namespace tether {
 
-namespace {
-
-constexpr qint64 kStreamReadBytes = 64 * 1024;
-
-} // namespace
-
 ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config))
     , parser_(SseParser::Limits{config_.maxLineBytes, config_.maxEventBytes})
-    , catchUp_(ActivityCatchUp::Config{config_.nam,
-                                       {},
-                                       8 * 1024 * 1024,
-                                       5000,
-                                       config_.maxDirectories,
-                                       int(config_.limits.maxSessions),
-                                       4}) {
+    , catchUp_(ActivityCatchUp::Config{
+          {}, 8 * 1024 * 1024, 5000, config_.maxDirectories, int(config_.limits.maxSessions), 4}) {
     if (!config_.clock) {
         auto timer = std::make_shared<QElapsedTimer>();
         timer->start();
@@ -33,7 +21,7 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     connect(&retry_, &QTimer::timeout, this, &ActivityMonitor::connectNow);
     firstEvent_.setSingleShot(true);
     connect(&firstEvent_, &QTimer::timeout, this, [this] {
-        if (socket_ && !connected_)
+        if (stream_ && !connected_)
             dropAndRetry(
                 QStringLiteral("no event within %1 ms of connecting").arg(config_.firstEventMs));
     });
@@ -55,7 +43,7 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
     activity_ = policy::onServiceIdentity(activity_, identity);
     if (before.identity != activity_.identity) directories_.clear(); // another service's
     if (before.identity != activity_.identity && policy::isBusy(before)) emit activityChanged();
-    if (same && before.identity == identity && (socket_ || retry_.isActive())) return;
+    if (same && before.identity == identity && (stream_ || retry_.isActive())) return;
     url_ = url;
     authorization_ = authorization;
     backoffMs_ = 0;
@@ -66,11 +54,10 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
 // Forgets the current connection, if any, without letting it report anything more.
 void ActivityMonitor::dropReply() {
     catchUp_.cancel(); // its answers would describe the connection being dropped
-    if (!socket_) return;
-    QTcpSocket *s = socket_;
-    socket_ = nullptr;
-    s->disconnect(this);
-    s->abort();
+    if (!stream_) return;
+    HttpExchange *s = stream_;
+    stream_ = nullptr;
+    s->cancel();
     s->deleteLater();
 }
 
@@ -85,67 +72,39 @@ void ActivityMonitor::stopFollowing() {
     if (wasBusy) emit activityChanged();
 }
 
-// The stream is read over a socket of its own, not Qt's HTTP stack: Qt's read buffer bound
-// did not hold for it (a stream without newlines grew Tether to 900 MB now and then), and its
-// HTTP thread is shared with other requests. Here the kernel's socket buffer holds what Tether
-// has not read yet, and Tether reads at most 64 KiB a turn.
+// The stream is read over a connection of its own (service/http_exchange.h), 64 KiB a turn:
+// what Tether has not read yet waits in the kernel's socket buffer, and a flood with it.
 void ActivityMonitor::connectNow() {
     if (url_.isEmpty()) return;
     dropReply();
     parser_.reset();
-    http_ = HttpStreamReader();
     connectedAt_.reset();
-    socket_ = new QTcpSocket(this);
-    socket_->setReadBufferSize(kStreamReadBytes);
-    QTcpSocket *s = socket_;
-    connect(s, &QTcpSocket::connected, this, [this, s] {
-        QByteArray target = url_.path(QUrl::FullyEncoded).toUtf8();
-        if (target.isEmpty()) target = "/";
-        if (url_.hasQuery()) target += '?' + url_.query(QUrl::FullyEncoded).toUtf8();
-        const QString host = url_.host().contains(QLatin1Char(':'))
-                                 ? QStringLiteral("[%1]").arg(url_.host())
-                                 : url_.host();
-        QByteArray request = "GET " + target + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' +
-                             QByteArray::number(url_.port(80)) +
-                             "\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n";
-        if (!authorization_.isEmpty()) request += "Authorization: " + authorization_ + "\r\n";
-        s->write(request + "\r\n");
+    stream_ = new HttpExchange({"GET", url_, authorization_, "text/event-stream"}, this);
+    connect(stream_, &HttpExchange::head, this, [this](int status, qint64) {
+        if (status != 200)
+            dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
     });
-    connect(s, &QTcpSocket::readyRead, this, &ActivityMonitor::onReadyRead);
-    connect(s, &QTcpSocket::disconnected, this, &ActivityMonitor::onFinished);
-    connect(s, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError e) {
-        if (e != QAbstractSocket::RemoteHostClosedError) onFinished();
+    connect(stream_, &HttpExchange::body, this, &ActivityMonitor::onBody);
+    connect(stream_, &HttpExchange::ended, this, [this](bool complete, const QString &error) {
+        dropAndRetry(complete ? QStringLiteral("the event stream ended") : error);
     });
     firstEvent_.start(config_.firstEventMs);
-    s->connectToHost(url_.host(), quint16(url_.port(80)));
+    stream_->start();
 }
 
-void ActivityMonitor::onReadyRead() {
-    if (!socket_) return;
-    // At most the socket's read buffer per turn of the event loop: a flood is taken in bites,
-    // with the probes, the control socket and the timers served in between.
-    QByteArray body; // what the framing took before a fault in it still counts
-    const HttpStreamReader::State state = http_.feed(socket_->readAll(), &body);
-    if (http_.status() != 0 && http_.status() != 200) {
-        dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(http_.status()));
-        return;
-    }
+void ActivityMonitor::onBody(const QByteArray &body) {
+    if (!stream_) return;
     QList<QByteArray> events;
     const bool ok = parser_.feed(body, &events);
     const qint64 t = now();
     bool any = false;
     for (const QByteArray &data : events) {
         any = dispatch(data, t) || any;
-        if (!socket_) return; // dispatch may have dropped the stream
+        if (!stream_) return; // dispatch may have dropped the stream
     }
     // One proof of life per bite: a heartbeat flood is one event for the supervisor, not 1,000.
     if (any) emit alive(t);
-    if (state == HttpStreamReader::State::Failed)
-        dropAndRetry(http_.error());
-    else if (!ok)
-        dropAndRetry(parser_.error());
-    else if (state == HttpStreamReader::State::Done)
-        dropAndRetry(QStringLiteral("the event stream ended"));
+    if (!ok) dropAndRetry(parser_.error());
 }
 
 bool ActivityMonitor::dispatch(const QByteArray &data, qint64 t) {
@@ -187,17 +146,6 @@ void ActivityMonitor::onCaughtUp(const policy::ActivitySnapshot &snapshot,
     catchUpError_ = error;
     activity_ = policy::applyActivitySnapshot(activity_, snapshot, now(), config_.limits);
     emit activityChanged(); // caughtUp() changed, and perhaps what runs
-}
-
-void ActivityMonitor::onFinished() {
-    if (!socket_) return;
-    const QString why = socket_->error() == QAbstractSocket::RemoteHostClosedError ||
-                                socket_->state() != QAbstractSocket::UnconnectedState
-                            ? QStringLiteral("the event stream ended")
-                            : socket_->errorString();
-    dropAndRetry(http_.status() != 0 && http_.status() != 200
-                     ? QStringLiteral("the event stream answered HTTP %1").arg(http_.status())
-                     : why);
 }
 
 void ActivityMonitor::dropAndRetry(const QString &why) {

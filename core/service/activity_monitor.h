@@ -6,7 +6,7 @@
 #include "policy/activity.h"
 #include "service/activity_event.h"
 #include "service/activity_catch_up.h"
-#include "service/http_stream_reader.h"
+#include "service/http_exchange.h"
 #include "service/sse_parser.h"
 
 #include <QByteArray>
@@ -16,22 +16,16 @@
 #include <functional>
 #include <optional>
 
-class QNetworkAccessManager;
-class QTcpSocket;
-
 namespace tether {
 
 class ActivityMonitor : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        // For the catch-up's questions (newLoopbackManager); required. The stream itself is read
-        // over a socket of its own.
-        QNetworkAccessManager *nam = nullptr;
         std::function<qint64()> clock;        // monotonic ms, the supervisor's; default steady
         // A completed tool part carries its whole output on one line: generous, but bounded.
-        // Qt's own buffer for the stream is bounded too (setReadBufferSize): a flood waits in
-        // the kernel's socket buffer, not in Tether's memory.
+        // The connection is read 64 KiB a turn (HttpExchange): a flood waits in the kernel's
+        // socket buffer, not in Tether's memory.
         qint64 maxLineBytes = 4 * 1024 * 1024;
         qint64 maxEventBytes = 4 * 1024 * 1024;
         int backoffInitialMs = 500;
@@ -73,8 +67,7 @@ signals:
 
 private:
     void connectNow();
-    void onReadyRead();
-    void onFinished();
+    void onBody(const QByteArray &body);
     void dropReply();
     void dropAndRetry(const QString &why);
     void scheduleRetry();
@@ -89,8 +82,7 @@ private:
     policy::Activity activity_;
     QUrl url_;
     QByteArray authorization_;
-    QTcpSocket *socket_ = nullptr; // the stream's connection (its own: see connectNow)
-    HttpStreamReader http_;        // its answer's head and body framing
+    HttpExchange *stream_ = nullptr; // the stream's connection (its own: see connectNow)
     SseParser parser_;             // the events in that body, bounded by the caps above
     QTimer retry_;
     QTimer firstEvent_; // the deadline of a new connection's first event

@@ -1,17 +1,17 @@
-// Small HTTP calls to the supervised service: own deadline with abort, capped body, no
-// redirects, no proxy (credentials go to the loopback URL and nowhere else). No request body:
-// nothing Tether asks needs one, and Qt 6.4 starts a request with upload data before the read
-// buffer's bound can apply (an endless answer to it grew Tether by 300 MB/s).
+// Small HTTP calls to the supervised service: own deadline, capped body taken as it arrives, one
+// connection of its own each (service/http_exchange.h: not Qt's HTTP stack), no redirects, no
+// proxy (credentials go to the loopback URL and nowhere else), no request body (nothing Tether
+// asks needs one).
 #pragma once
+
+#include "service/http_exchange.h"
 
 #include <QByteArray>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QUrl>
 #include <functional>
-
-class QNetworkAccessManager;
-class QNetworkReply;
 
 namespace tether {
 
@@ -20,8 +20,8 @@ struct HttpResult {
     int status = 0;           // HTTP status, 0 when none
     QByteArray body;
     qint64 latencyMs = 0;
-    QString error;        // why transportOk is false, or empty
-    bool refused = false; // connection refused: nothing listens at that address
+    QString error;         // why transportOk is false, or empty
+    bool refused = false;  // connection refused: nothing listens at that address
     bool tooLarge = false; // the body passed maxBodyBytes (declared or as it arrived)
 };
 
@@ -35,14 +35,10 @@ struct HttpCall {
 
 QByteArray basicAuth(const QString &user, const QString &password);
 
-// A manager set up for loopback calls: no proxy, no cookie jar, no cache.
-QNetworkAccessManager *newLoopbackManager(QObject *parent);
-
-// Calls done(result) exactly once, on the context's thread, unless context dies first. Qt
-// holds at most 64 KiB of the answer at a time (its read buffer; it reads the socket only as
-// the body is taken), so an endless or huge answer costs no more than the cap, and ends at it.
-// Returns the reply, for a caller that may abort it (done is then called with its error).
-QNetworkReply *sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context,
-                        std::function<void(const HttpResult &)> done);
+// Calls done(result) exactly once, on the context's thread, unless the context dies first (the
+// call goes with it) or the returned exchange is cancelled. An endless or huge answer ends at
+// the cap, or at the deadline, and costs no more than the cap meanwhile.
+QPointer<HttpExchange> sendHttp(const HttpCall &call, QObject *context,
+                                std::function<void(const HttpResult &)> done);
 
 } // namespace tether

@@ -45,6 +45,7 @@ bool HttpStreamReader::parseHead(const QByteArray &head) {
             framing_ = Framing::Length;
         }
     }
+    declared_ = framing_ == Framing::Length ? left_ : -1;
     chunk_ = Chunk::Size;
     state_ = State::Body;
     if (framing_ == Framing::Length && left_ == 0) state_ = State::Done;

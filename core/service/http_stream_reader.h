@@ -21,6 +21,8 @@ public:
 
     State state() const { return state_; }
     int status() const { return status_; } // 0 until the status line is read
+    // What the head declared (Content-Length, not chunked); -1 when it did not say.
+    qint64 contentLength() const { return declared_; }
     QString error() const { return error_; }
 
 private:
@@ -38,6 +40,7 @@ private:
     Framing framing_ = Framing::UntilClose;
     Chunk chunk_ = Chunk::Size;
     qint64 left_ = 0; // Length: body bytes to come; Chunked: bytes left in this chunk
+    qint64 declared_ = -1;
     QString error_;
 };
 

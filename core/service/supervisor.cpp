@@ -15,7 +15,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QNetworkAccessManager>
 
 #include <algorithm>
 #include <array>
@@ -154,12 +153,6 @@ Supervisor::Supervisor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config)) {
     if (!config_.clock) config_.clock = steadyClock();
-    // The probes on a manager (an HTTP thread and connections) of their own, so that no other
-    // request is ever ahead of a health check: a stream without newlines on the shared thread
-    // starved them, and a healthy service was replaced. The event stream reads over a socket of
-    // its own (ActivityMonitor); its catch-up, the MCP refresh and actions share nam_.
-    nam_ = newLoopbackManager(this);
-    probeNam_ = newLoopbackManager(this);
     status_.profile = config_.profile.dialect;
     status_.port = quint16(config_.profile.port);
     status_.installedVersion = config_.profile.installedVersion;
@@ -171,8 +164,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
                            ports_->stops, *ports_},
         config_.clock);
     status_.url = baseUrl().toString();
-    ActivityMonitor::Config stream; // the defaults, on this supervisor's manager and clock
-    stream.nam = nam_;
+    ActivityMonitor::Config stream; // the defaults, on this supervisor's clock
     stream.clock = config_.clock;
     activity_ = std::make_unique<ActivityMonitor>(stream);
     connect(activity_.get(), &ActivityMonitor::activityChanged, this, [this] {
@@ -507,7 +499,10 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
     call.timeoutMs = int(p.timeoutMs);
     const std::uint64_t seq = p.seq;
     ports_->registrations.retryWrite(); // one that a full disk kept out, once there is room
-    sendHttp(probeNam_, call, this, [this, seq](const HttpResult &r) {
+    // A connection of its own (service/http_client.h): no stream or other answer is ever ahead
+    // of a health check (one without newlines on Qt's shared HTTP thread starved the probes,
+    // and a healthy service was replaced).
+    sendHttp(call, this, [this, seq](const HttpResult &r) {
         const HealthVerdict v = r.transportOk
                                     ? judgeHealth(config_.profile.dialect, r.status, r.body)
                                     : HealthVerdict{false, {}, 0, r.error};

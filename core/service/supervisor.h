@@ -21,8 +21,6 @@
 #include <memory>
 #include <optional>
 
-class QNetworkAccessManager;
-
 namespace tether {
 
 namespace supervision {
@@ -70,7 +68,6 @@ public:
     const Config &config() const { return config_; }
     QUrl baseUrl() const;
     QByteArray authorization() const; // empty when the service needs none
-    QNetworkAccessManager *network() const { return nam_; }
     std::optional<os::Identity> serviceIdentity() const;
     const policy::SupervisionState &machine() const;
     // What the service is doing (its event stream); empty for a profile without one.
@@ -128,8 +125,6 @@ private:
 
     Config config_;
     mutable ServiceStatus status_; // status() refreshes its activity ages
-    QNetworkAccessManager *nam_ = nullptr;      // MCP status, config and actions
-    QNetworkAccessManager *probeNam_ = nullptr; // the health probes alone
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;
     CrashCleanup crashCleanup_;

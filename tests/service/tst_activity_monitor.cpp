@@ -108,7 +108,6 @@ class TestActivityMonitor : public QObject {
 private:
     std::unique_ptr<ActivityMonitor> monitor(qint64 maxLine = 4 * 1024 * 1024) {
         ActivityMonitor::Config c;
-        c.nam = newLoopbackManager(this);
         c.clock = [this] { return clock; };
         c.maxLineBytes = maxLine;
         c.maxEventBytes = maxLine;
