@@ -21,6 +21,7 @@ namespace tether {
 Runtime::Runtime(Options options, QObject *parent)
     : QObject(parent)
     , options_(std::move(options)) {
+    diagnosticsPool_.setMaxThreadCount(1);
 }
 
 Runtime::~Runtime() {
@@ -232,6 +233,20 @@ void Runtime::handle(const control::Request &request, control::ControlServer::Re
         });
         return;
     }
+    if (request.verb == control::Verb::Diagnostics) {
+        // Off the GUI thread too, one report at a time: it reads logs, files and the process
+        // table, and a flood of these held every other client up (status took seconds).
+        diagnosticsPool_.start([this, input = diagnosticsInput(), reply] {
+            const QString report = diagnostics::build(input);
+            QMetaObject::invokeMethod(
+                this,
+                [reply, report] {
+                    reply(control::okReply({{QStringLiteral("report"), report}}));
+                },
+                Qt::QueuedConnection);
+        });
+        return;
+    }
     reply(answer(request));
 }
 
@@ -267,11 +282,13 @@ bool Runtime::useFreePort(quint16 port, QString *error) {
     return true;
 }
 
+diagnostics::Input Runtime::diagnosticsInput() const {
+    return {options_.settingsPath, supervisor_->status().toJson(),
+            QStringLiteral("running (pid %1)").arg(QCoreApplication::applicationPid()), events_};
+}
+
 QString Runtime::diagnostics() const {
-    QJsonObject status = supervisor_->status().toJson();
-    return diagnostics::build(
-        {options_.settingsPath, status,
-         QStringLiteral("running (pid %1)").arg(QCoreApplication::applicationPid()), events_});
+    return diagnostics::build(diagnosticsInput());
 }
 
 QByteArray Runtime::answer(const control::Request &request) {
@@ -322,7 +339,7 @@ QByteArray Runtime::answer(const control::Request &request) {
     case Verb::Cleanup:
         return control::errorReply(QStringLiteral("cleanup is answered by handle()"));
     case Verb::Diagnostics:
-        return control::okReply({{QStringLiteral("report"), diagnostics()}});
+        return control::errorReply(QStringLiteral("diagnostics is answered by handle()"));
     case Verb::McpConnect:
     case Verb::McpDisconnect: {
         const QString name = request.args.value(QLatin1String("name")).toString();
@@ -348,7 +365,7 @@ void Runtime::setMcpConnected(const QString &name, bool connected) {
     call.url = supervisor_->baseUrl().resolved(QUrl(path.mid(1)));
     call.authorization = supervisor_->authorization();
     call.timeoutMs = 30000;
-    sendHttp(supervisor_->network(), call, this, [this, name, connected](const HttpResult &r) {
+    sendHttp(call, this, [this, name, connected](const HttpResult &r) {
         writeLog(QStringLiteral("mcp %1 %2: %3")
                      .arg(name,
                           connected ? QStringLiteral("connect") : QStringLiteral("disconnect"),
@@ -366,8 +383,7 @@ void Runtime::reconnectMcp(const QString &name) {
         QUrl(profile.mcpActionPath.arg(encoded, QStringLiteral("disconnect")).mid(1)));
     call.authorization = supervisor_->authorization();
     call.timeoutMs = 30000;
-    sendHttp(supervisor_->network(), call, this,
-             [this, name](const HttpResult &) { setMcpConnected(name, true); });
+    sendHttp(call, this, [this, name](const HttpResult &) { setMcpConnected(name, true); });
 }
 
 void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson,

@@ -8,6 +8,7 @@
 #include "service/log_rotation.h"
 #include "service/supervisor.h"
 #include "settings/settings.h"
+#include "shell/diagnostics.h"
 #include "shell/wake_watcher.h"
 
 #include <QFile>
@@ -15,6 +16,7 @@
 #include <QMap>
 #include <QObject>
 #include <QSet>
+#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 
@@ -76,6 +78,7 @@ public:
     bool useFreePort(quint16 port, QString *error);
     // The report of shell/diagnostics.h, from this running Tether (its status and event log).
     QString diagnostics() const;
+    diagnostics::Input diagnosticsInput() const; // what it is made from, taken now
 
 signals:
     void quitRequested();
@@ -115,6 +118,9 @@ private:
     QTimer rotationTimer_;
     HealthHistory health_;
     QStringList events_; // newest last, capped
+    // Reports asked over the control socket are made here, one at a time; its destructor, before
+    // this object's QObject part, waits for the one under way.
+    QThreadPool diagnosticsPool_;
 };
 
 } // namespace tether

@@ -505,7 +505,7 @@ private slots:
                 many += request;
             bool dropped = false;
             qint64 sent = 0;
-            const Figures f = watch(4000, [&] {            // status from another client, all along
+            const auto flood = [&] {
                 for (int i = 0; i < 64 && !dropped; ++i) { // as fast as the socket takes them
                     const ssize_t n =
                         ::send(fd, many.constData(), size_t(many.size()), MSG_NOSIGNAL);
@@ -513,8 +513,13 @@ private slots:
                     if (n < 0 && errno != EAGAIN) dropped = true;
                     if (n < 0) break;
                 }
+                return dropped;
+            };
+            const Figures f = watch(4000, [&] { // status from another client, all along
+                flood();
                 return false;
             });
+            (void)QTest::qWaitFor(flood, 20000); // its answers pile up at their own pace
             ::close(fd);
             qInfo("hostile: never-reading client (%s): %lld bytes of requests sent, %s", verb, sent,
                   dropped ? "then dropped by Tether" : "never dropped");

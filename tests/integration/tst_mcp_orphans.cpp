@@ -244,22 +244,30 @@ private slots:
 
     // A demo service with one stubborn MCP child, and beside it the same MCP server as one that
     // double-forked and called setsid: its service's command line, init for a parent, a session
-    // of its own, started while its service runs.
+    // of its own, started while its service runs. The command names this test's own directory
+    // (--leak-while-file, leaking nothing): no other suite running beside it matches it.
     std::optional<os::Identity> startWithADaemonisedMcp() {
+        const QString mine = rig_.dataDir->filePath(QStringLiteral("no-leak"));
         Settings s = demoWithStubbornChildren(port_);
         s.arguments =
-            QStringList{QStringLiteral("--mcp"), QStringLiteral("1"), QStringLiteral("--stubborn")};
+            QStringList{QStringLiteral("--mcp"), QStringLiteral("1"), QStringLiteral("--stubborn"),
+                        QStringLiteral("--mcp-leak-while-file"), mine};
         make(s);
         rig_.sup->start();
         if (waitForChildren(1).size() != 1) return std::nullopt;
-        const std::vector<std::string> argv{test::tetherBin().toStdString(), "demo-mcp", "--name",
-                                            "demo-1", "--stubborn"};
+        const QStringList command{test::tetherBin(),
+                                  QStringLiteral("demo-mcp"),
+                                  QStringLiteral("--name"),
+                                  QStringLiteral("demo-1"),
+                                  QStringLiteral("--stubborn"),
+                                  QStringLiteral("--leak-while-file"),
+                                  mine};
+        std::vector<std::string> argv;
+        for (const QString &a : command)
+            argv.push_back(a.toStdString());
         const std::uint64_t before = os::startTimeNow();
         QProcess fork;
-        fork.start(QStringLiteral("/usr/bin/setsid"),
-                   {QStringLiteral("-f"), test::tetherBin(), QStringLiteral("demo-mcp"),
-                    QStringLiteral("--name"), QStringLiteral("demo-1"),
-                    QStringLiteral("--stubborn")});
+        fork.start(QStringLiteral("/usr/bin/setsid"), QStringList{QStringLiteral("-f")} + command);
         if (!fork.waitForFinished(10000)) return std::nullopt; // util-linux's setsid
         std::optional<os::Identity> daemon;
         (void)QTest::qWaitFor(
