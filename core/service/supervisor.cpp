@@ -206,7 +206,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
 }
 
 Supervisor::~Supervisor() {
-    activity_.reset(); // its reply belongs to nam_, which outlives it
+    activity_.reset(); // its stream and catch-up call back into this object
     // A plan under way finishes on its thread (StopRunner waits); a running child is released,
     // never killed by a destructor (ServiceLauncher).
     exec_.reset();
