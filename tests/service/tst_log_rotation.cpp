@@ -60,6 +60,7 @@ private slots:
         QCOMPARE(next, QByteArray(99, 'x') + '\n'); // whole lines from there on
     }
 
+#ifndef Q_OS_WIN // QFile::link makes a shortcut there, not a link the file system follows
     // A link in the service log's place made rotation truncate its target.
     void aLinkInTheLogsPlaceIsNeverTruncated() {
         const QString victim = path(QStringLiteral("victim.txt"));
@@ -74,6 +75,7 @@ private slots:
         QVERIFY(QFileInfo(log).isSymLink());
         QVERIFY(!QFileInfo::exists(log + QStringLiteral(".1")));
     }
+#endif
 
     // A writer far faster than the checks: every file stays bounded, the asking thread never
     // waits for a copy.
