@@ -40,7 +40,7 @@ for t in $targets; do
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
         timeout $((seconds + 120)) "$dir/tests/fuzz/$t" "$work" "$seeds" -max_total_time="$seconds" \
-        -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$art/" >"$log" 2>&1
+        -print_final_stats=1 -rss_limit_mb=1024 -malloc_limit_mb=256 -timeout=10 -artifact_prefix="$art/" >"$log" 2>&1
     rc=$?
     execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
     rate=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}' | tail -1)

@@ -1,5 +1,7 @@
 #include "control/control_client.h"
 
+#include "control/instance_lock.h"
+
 #include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QLocalSocket>
@@ -19,16 +21,23 @@ Reply::Status connectFailure(QLocalSocket::LocalSocketError error) {
     }
 }
 
+Reply::Status connectFailure(QLocalSocket::LocalSocketError error, std::optional<bool> locked) {
+    // The lock is the truth (control/instance_lock.h): a Tether that holds it is running, however
+    // its socket fails (stalled with a full backlog, out of descriptors, its endpoint closed).
+    if (locked) return *locked ? Reply::Status::NotAnswering : Reply::Status::NotRunning;
+    return connectFailure(error);
+}
+
 Reply call(const Request &request, int timeoutMs) {
     Reply reply;
     QLocalSocket socket;
     socket.connectToServer(serverName());
     if (!socket.waitForConnected(qMin(timeoutMs, 2000))) {
-        reply.status = connectFailure(socket.error());
+        reply.status = connectFailure(socket.error(), InstanceLock::isHeld());
         reply.error = reply.status == Reply::Status::NotRunning
                           ? QStringLiteral("Tether is not running")
-                          : QStringLiteral("Tether holds its control socket but did not accept "
-                                           "the connection within %1 ms (%2)")
+                          : QStringLiteral("a Tether runs (it holds its lock) but its control "
+                                           "socket did not take the connection within %1 ms (%2)")
                                 .arg(qMin(timeoutMs, 2000))
                                 .arg(socket.errorString());
         return reply;

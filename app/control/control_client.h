@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QLocalSocket>
+#include <optional>
 
 namespace tether::control {
 
@@ -25,5 +26,8 @@ Reply call(const Request &request, int timeoutMs = 10000);
 // Pure: what a failed connect says. Only "no such socket" and "refused" mean nobody is there; a
 // timeout means a listener that does not accept in time: some Tether, busy.
 Reply::Status connectFailure(QLocalSocket::LocalSocketError error);
+// With what the single-instance lock says (nullopt: unknown), which wins when it is known: held
+// is a Tether that does not answer (5), free is none (4), whatever the socket said.
+Reply::Status connectFailure(QLocalSocket::LocalSocketError error, std::optional<bool> locked);
 
 } // namespace tether::control

@@ -14,6 +14,7 @@ namespace tether {
 std::optional<QJsonObject> cleanupWithoutTether(const CleanupOnce &options, bool *anotherInstance,
                                                 QString *error) {
     *anotherInstance = false;
+    if (!storage::preparePrivateDirs(error)) return std::nullopt;
     // The single-instance lock for the length of the sweep: a Tether launched now waits for
     // none of this, it finds "another instance" and hands over, as for any running Tether.
     control::ControlServer lock([](const control::Request &, control::ControlServer::Reply reply) {

@@ -135,6 +135,8 @@ QString describeStatus(const QJsonObject &s) {
     }
     const QString error = s.value(QLatin1String("lastError")).toString();
     if (!error.isEmpty()) line += QStringLiteral("\nlast error: ") + error;
+    for (const QJsonValue &e : s.value(QLatin1String("stateFileErrors")).toArray())
+        line += QStringLiteral("\nnot saved: ") + e.toString();
     for (const QJsonValue &m : s.value(QLatin1String("mcp")).toArray()) {
         const QJsonObject o = m.toObject();
         line +=

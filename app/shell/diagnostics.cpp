@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLibraryInfo>
@@ -29,8 +30,11 @@ constexpr int kLogLines = 40;
 constexpr int kTransitionLines = 30;
 
 QStringList tailLines(const QString &path, int n) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
+    QFile f;
+    QString refused; // a link or a FIFO in the log's place: says so instead of its lines
+    if (!storage::openForReading(f, path, &refused))
+        return QFileInfo::exists(path) || QFileInfo(path).isSymLink() ? QStringList{refused}
+                                                                      : QStringList();
     constexpr qint64 kTail = 256 * 1024;
     if (f.size() > kTail) f.seek(f.size() - kTail);
     QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
@@ -104,9 +108,12 @@ QString build(const Input &in) {
     out += section(QStringLiteral("Tether"),
                    QStringLiteral("%1\ndata: %2").arg(in.tetherState, storage::dataDir()));
 
-    QFile ini(settingsPath);
-    QString settingsText = ini.open(QIODevice::ReadOnly)
+    QFile ini;
+    QString iniError;
+    QString settingsText = storage::openForReading(ini, settingsPath, &iniError, true)
                                ? QString::fromUtf8(ini.read(64 * 1024)).trimmed()
+                           : QFileInfo::exists(settingsPath)
+                               ? iniError
                                : QStringLiteral("(no file: every setting has its default)");
     for (const QString &w : loaded.warnings)
         settingsText += QStringLiteral("\nwarning: ") + w;

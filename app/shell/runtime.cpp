@@ -21,9 +21,12 @@ namespace tether {
 Runtime::Runtime(Options options, QObject *parent)
     : QObject(parent)
     , options_(std::move(options)) {
+    diagnosticsPool_.setMaxThreadCount(1);
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+    storage::setWriteObserver({});
+}
 
 QString Runtime::settingsPath() const {
     return options_.settingsPath.isEmpty() ? defaultSettingsPath() : options_.settingsPath;
@@ -46,6 +49,8 @@ void Runtime::writeLog(const QString &line) {
 }
 
 Runtime::Init Runtime::init(QString *error) {
+    // Its directories first: the single-instance lock and the control socket live there.
+    if (!storage::preparePrivateDirs(error)) return Init::Error;
     control_ = new control::ControlServer(
         [this](const control::Request &r, control::ControlServer::Reply reply) {
             handle(r, std::move(reply));
@@ -59,12 +64,34 @@ Runtime::Init Runtime::init(QString *error) {
     case control::ControlServer::Listen::Ok:
         break;
     }
+    connect(control_, &control::ControlServer::clientDropped, this, &Runtime::writeLog);
+
+    // Every state write's outcome, from whichever thread wrote: a failure is logged, shown in
+    // the status and the tray, and cleared by the next write of that file that lands.
+    storage::setWriteObserver([this](const storage::WriteOutcome &o) {
+        QMetaObject::invokeMethod(
+            this, [this, o] { onStateWrite(o.path, o.error); }, Qt::QueuedConnection);
+    });
 
     const QString logPath = storage::logsDir() + QStringLiteral("/tether.log");
     rotateIfNeeded(logPath);
-    logFile_.setFileName(logPath);
-    if (logFile_.open(QIODevice::Append | QIODevice::Text))
-        logFile_.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    // From here on off the main thread: the service may write faster than a copy is made.
+    rotator_ = new LogRotator({storage::logsDir() + QStringLiteral("/service.log"), logPath}, {},
+                              250, this);
+    connect(rotator_, &LogRotator::rotated, this, [this](const QString &path, qint64 dropped) {
+        writeLog(QStringLiteral("log rotation: %1 grew faster than it was rotated; %2 older "
+                                "bytes dropped")
+                     .arg(path)
+                     .arg(dropped));
+    });
+    connect(rotator_, &LogRotator::refused, this, [this](const QString &path, const QString &why) {
+        if (rotationRefused_.contains(path)) return; // said once
+        rotationRefused_.insert(path);
+        writeLog(QStringLiteral("log rotation: ") + why);
+    });
+    QString logError; // a link or a FIFO in its place: refused, said once the log is up
+    storage::openLogForAppend(logFile_, logPath, &logError);
+    if (!logError.isEmpty()) writeLog(QStringLiteral("own log not written: ") + logError);
 
     settings_ = loadSettings(options_.settingsPath);
     for (const QString &w : settings_.warnings)
@@ -92,13 +119,34 @@ Runtime::Init Runtime::init(QString *error) {
     makeSupervisor(settings_.settings);
     // After the tray is up: the scan reads every process, and the icon should not wait for it.
     QTimer::singleShot(0, mcp_.get(), &mcp::McpMonitor::scanOnLaunch);
-    const QString serviceLogPath = supervisor_->config().serviceLogPath;
-    connect(&rotationTimer_, &QTimer::timeout, this, [serviceLogPath, logPath] {
-        rotateIfNeeded(serviceLogPath);
-        rotateIfNeeded(logPath);
-    });
+    connect(&rotationTimer_, &QTimer::timeout, rotator_, &LogRotator::check);
+    connect(&rotationTimer_, &QTimer::timeout, this, &Runtime::keepControlSocket);
     rotationTimer_.start(60000); // a backstop: probes rotate too (makeSupervisor)
     return Init::Ok;
+}
+
+void Runtime::keepControlSocket() {
+    const QString done = control_->keepListening();
+    if (!done.isEmpty()) writeLog(done);
+}
+
+void Runtime::onStateWrite(const QString &path, const QString &error) {
+    if (error.isEmpty()) {
+        if (stateFileErrors_.remove(path) == 0) return;
+        writeLog(QStringLiteral("saved again: %1").arg(path));
+    } else {
+        const bool known = stateFileErrors_.contains(path);
+        if (stateFileErrors_.value(path) == error) return;
+        stateFileErrors_.insert(path, error);
+        writeLog(QStringLiteral("state not saved: %1; the file keeps its last good contents")
+                     .arg(error));
+        if (!known)
+            emit notice(policy::NoticeKind::StateNotSaved,
+                        QStringLiteral("%1. Its last good copy is kept; free some space or fix "
+                                       "the file, and Tether saves it again.")
+                            .arg(error));
+    }
+    if (supervisor_) supervisor_->setStateFileErrors(stateFileErrors_.values());
 }
 
 void Runtime::makeSupervisor(const Settings &s) {
@@ -128,6 +176,7 @@ void Runtime::makeSupervisor(const Settings &s) {
                  .arg(QDir::toNativeSeparators(storage::dataDir())));
 
     Supervisor *sup = supervisor_.get();
+    sup->setStateFileErrors(stateFileErrors_.values());
     connect(sup, &Supervisor::statusChanged, this, &Runtime::statusChanged);
     connect(sup, &Supervisor::notice, this, &Runtime::notice);
     // A wake restarts the recovery window at once: hours asleep never count as hours unanswered.
@@ -137,12 +186,8 @@ void Runtime::makeSupervisor(const Settings &s) {
         });
     // The logs are checked on the probe cadence, a wake-up Tether has anyway: the service writes
     // while it runs, and a timer of its own would wake Tether 6 times a minute more.
-    connect(sup, &Supervisor::probed, this,
-            [service = config.serviceLogPath,
-             own = storage::logsDir() + QStringLiteral("/tether.log")](const ProbeSample &) {
-                rotateIfNeeded(service);
-                rotateIfNeeded(own);
-            });
+    connect(sup, &Supervisor::probed, rotator_, &LogRotator::check);
+    connect(sup, &Supervisor::probed, this, &Runtime::keepControlSocket);
     connect(sup, &Supervisor::probed, this, [this](const ProbeSample &p) {
         health_.add({p.at.toMSecsSinceEpoch(), p.latencyMs, true, p.state});
         emit healthChanged();
@@ -188,6 +233,20 @@ void Runtime::handle(const control::Request &request, control::ControlServer::Re
         });
         return;
     }
+    if (request.verb == control::Verb::Diagnostics) {
+        // Off the GUI thread too, one report at a time: it reads logs, files and the process
+        // table, and a flood of these held every other client up (status took seconds).
+        diagnosticsPool_.start([this, input = diagnosticsInput(), reply] {
+            const QString report = diagnostics::build(input);
+            QMetaObject::invokeMethod(
+                this,
+                [reply, report] {
+                    reply(control::okReply({{QStringLiteral("report"), report}}));
+                },
+                Qt::QueuedConnection);
+        });
+        return;
+    }
     reply(answer(request));
 }
 
@@ -223,11 +282,13 @@ bool Runtime::useFreePort(quint16 port, QString *error) {
     return true;
 }
 
+diagnostics::Input Runtime::diagnosticsInput() const {
+    return {options_.settingsPath, supervisor_->status().toJson(),
+            QStringLiteral("running (pid %1)").arg(QCoreApplication::applicationPid()), events_};
+}
+
 QString Runtime::diagnostics() const {
-    QJsonObject status = supervisor_->status().toJson();
-    return diagnostics::build(
-        {options_.settingsPath, status,
-         QStringLiteral("running (pid %1)").arg(QCoreApplication::applicationPid()), events_});
+    return diagnostics::build(diagnosticsInput());
 }
 
 QByteArray Runtime::answer(const control::Request &request) {
@@ -278,7 +339,7 @@ QByteArray Runtime::answer(const control::Request &request) {
     case Verb::Cleanup:
         return control::errorReply(QStringLiteral("cleanup is answered by handle()"));
     case Verb::Diagnostics:
-        return control::okReply({{QStringLiteral("report"), diagnostics()}});
+        return control::errorReply(QStringLiteral("diagnostics is answered by handle()"));
     case Verb::McpConnect:
     case Verb::McpDisconnect: {
         const QString name = request.args.value(QLatin1String("name")).toString();
@@ -304,7 +365,7 @@ void Runtime::setMcpConnected(const QString &name, bool connected) {
     call.url = supervisor_->baseUrl().resolved(QUrl(path.mid(1)));
     call.authorization = supervisor_->authorization();
     call.timeoutMs = 30000;
-    sendHttp(supervisor_->network(), call, this, [this, name, connected](const HttpResult &r) {
+    sendHttp(call, this, [this, name, connected](const HttpResult &r) {
         writeLog(QStringLiteral("mcp %1 %2: %3")
                      .arg(name,
                           connected ? QStringLiteral("connect") : QStringLiteral("disconnect"),
@@ -322,8 +383,7 @@ void Runtime::reconnectMcp(const QString &name) {
         QUrl(profile.mcpActionPath.arg(encoded, QStringLiteral("disconnect")).mid(1)));
     call.authorization = supervisor_->authorization();
     call.timeoutMs = 30000;
-    sendHttp(supervisor_->network(), call, this,
-             [this, name](const HttpResult &) { setMcpConnected(name, true); });
+    sendHttp(call, this, [this, name](const HttpResult &) { setMcpConnected(name, true); });
 }
 
 void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson,

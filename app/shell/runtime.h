@@ -5,13 +5,18 @@
 #include "control/control_server.h"
 #include "mcp/mcp_monitor.h"
 #include "service/health_history.h"
+#include "service/log_rotation.h"
 #include "service/supervisor.h"
 #include "settings/settings.h"
+#include "shell/diagnostics.h"
 #include "shell/wake_watcher.h"
 
 #include <QFile>
 #include <QJsonObject>
+#include <QMap>
 #include <QObject>
+#include <QSet>
+#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 
@@ -73,6 +78,7 @@ public:
     bool useFreePort(quint16 port, QString *error);
     // The report of shell/diagnostics.h, from this running Tether (its status and event log).
     QString diagnostics() const;
+    diagnostics::Input diagnosticsInput() const; // what it is made from, taken now
 
 signals:
     void quitRequested();
@@ -92,6 +98,8 @@ private:
     QByteArray answer(const control::Request &request); // every verb answered at once
     QByteArray cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary);
     void writeLog(const QString &line);
+    void onStateWrite(const QString &path, const QString &error); // error empty: written
+    void keepControlSocket(); // listening again if Qt closed the endpoint (on the probe cadence)
     // Resolve the profile and create + wire the Supervisor (init and applySettings).
     void makeSupervisor(const Settings &s);
 
@@ -104,9 +112,15 @@ private:
     std::unique_ptr<mcp::McpMonitor> mcp_; // observes supervisor_: destroyed first
     control::ControlServer *control_ = nullptr;
     QFile logFile_;
+    LogRotator *rotator_ = nullptr;          // the logs, off the main thread
+    QSet<QString> rotationRefused_;          // a refusal is logged once per file
+    QMap<QString, QString> stateFileErrors_; // path -> why its last write failed
     QTimer rotationTimer_;
     HealthHistory health_;
     QStringList events_; // newest last, capped
+    // Reports asked over the control socket are made here, one at a time; its destructor, before
+    // this object's QObject part, waits for the one under way.
+    QThreadPool diagnosticsPool_;
 };
 
 } // namespace tether

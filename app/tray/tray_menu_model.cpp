@@ -110,6 +110,9 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         m.tooltip += QLatin1Char('\n') +
                      QString::fromStdString(policy::countOf(
                          st.orphans.size(), "orphaned MCP process", "orphaned MCP processes"));
+    // Records Tether could not save: said whatever the state, since the next start relies on them.
+    for (const QString &e : st.stateFileErrors)
+        m.tooltip += QLatin1Char('\n') + tr("Not saved: %1").arg(e);
     // Failed says what went wrong in the service's own words (failure.cause), else the machine's.
     const bool failed = st.state == State::Failed;
     const QString cause = !st.failure.cause.isEmpty() ? st.failure.cause : st.lastError;

@@ -73,7 +73,8 @@ namespace {
 QString stateStep(const ServiceStatus &st, const QDateTime &now);
 } // namespace
 
-// The state's sentence, then what waits for a person whatever the state: an update, orphans.
+// The state's sentence, then what waits for a person whatever the state: an update, orphans,
+// records that could not be saved.
 QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
     QStringList parts;
     const QString step = stateStep(st, now);
@@ -85,6 +86,8 @@ QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
                       ? tr("1 orphaned MCP process from an earlier service still runs.")
                       : tr("%1 orphaned MCP processes from an earlier service still run.")
                             .arg(st.orphans.size()));
+    for (const QString &e : st.stateFileErrors)
+        parts << tr("Not saved: %1.").arg(e);
     return parts.join(QLatin1Char(' '));
 }
 

@@ -214,7 +214,7 @@ bool Ledger::record(const std::vector<LedgerEntry> &observed) {
             changed = true;
         }
     }
-    if (changed) save();
+    if (changed || unsaved_) save();
     return changed;
 }
 
@@ -227,7 +227,10 @@ bool Ledger::dropExited(const std::vector<os::ProcessInfo> &snapshot) {
     entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
                                   [&](const LedgerEntry &e) { return !liveIn(e.process, byPid); }),
                    entries_.end());
-    if (entries_.size() == before) return false;
+    if (entries_.size() == before) {
+        if (unsaved_) save();
+        return false;
+    }
     save();
     return true;
 }
@@ -247,7 +250,8 @@ bool Ledger::remove(const std::vector<os::Identity> &processes) {
 
 bool Ledger::save() {
     error_.clear();
-    return storage::writePrivateFile(path_, serializeLedger(entries_), &error_);
+    unsaved_ = !storage::writePrivateFile(path_, serializeLedger(entries_), &error_);
+    return !unsaved_;
 }
 
 } // namespace tether::mcp

@@ -46,7 +46,8 @@ public:
     QString error() const { return error_; }
 
     // Each mutation writes the file only when something changed, and returns whether it did
-    // (a failed write leaves the change in memory and sets error()).
+    // (a failed write leaves the change in memory and sets error(); the next mutation, changed
+    // or not, writes it again, so a full disk's loss ends once there is room).
     // Adds processes not yet known (by identity); known ones keep their firstSeen.
     bool record(const std::vector<LedgerEntry> &observed);
     // Drops entries whose process has exited: absent, a zombie, or its pid now has another
@@ -62,6 +63,7 @@ private:
     QString path_;
     QString error_;
     std::vector<LedgerEntry> entries_;
+    bool unsaved_ = false; // the last write failed: the file is behind entries_
 };
 
 } // namespace tether::mcp

@@ -3,6 +3,7 @@
 #include "mcp/opencode_config.h"
 #include "policy/notice.h"
 #include "service/managed_registration.h"
+#include "service/registration.h"
 #include "settings/storage.h"
 
 #include <QDateTime>
@@ -98,6 +99,14 @@ std::vector<std::vector<std::string>> McpMonitor::commandList() const {
     return out;
 }
 
+std::vector<os::Identity> McpMonitor::knownServices() const {
+    if (const auto tracked = sup_->serviceIdentity()) return {*tracked};
+    // No Tether tracks one (a one-shot `tether cleanup`): the one its registration names.
+    const RegistrationRead r = readRegistration(sup_->config().registrationPath);
+    if (r.status != RegistrationRead::Status::Ok) return {};
+    return {os::Identity{r.registration.pid, r.registration.startTime}};
+}
+
 void McpMonitor::loadCommandCache() {
     QByteArray bytes;
     if (storage::readSmallFile(cachePath(), 1024 * 1024, &bytes, nullptr) !=
@@ -114,8 +123,8 @@ void McpMonitor::saveCommandCache() {
             QString::fromStdString(c.name),
             QJsonObject{{QStringLiteral("type"), QStringLiteral("local")},
                         {QStringLiteral("command"), QJsonArray::fromStringList(toQt(c.command))}});
-    QString error;
-    storage::writePrivateFile(
+    QString error; // reported by storage's write observer
+    commandsUnsaved_ = !storage::writePrivateFile(
         cachePath(), QJsonDocument(QJsonObject{{QStringLiteral("mcp"), mcp}}).toJson(), &error);
 }
 
@@ -132,6 +141,7 @@ void McpMonitor::refresh(bool now) {
         return;
     const std::uint64_t token = *refresh_.begin();
     lastRefreshMs_ = clock;
+    if (commandsUnsaved_) saveCommandCache(); // a full disk kept it out: again, once there is room
     const quint64 generation = generation_;
     auto get = [this](const QString &path, std::function<void(const HttpResult &)> done) {
         HttpCall call;
@@ -139,7 +149,7 @@ void McpMonitor::refresh(bool now) {
         call.authorization = sup_->authorization();
         call.timeoutMs = int(sup_->config().settings.timings.probeTimeoutMs) + 1000;
         call.maxBodyBytes = 1024 * 1024;
-        sendHttp(sup_->network(), call, this, std::move(done));
+        sendHttp(call, this, std::move(done));
     };
     auto afterConfig = [this, token, generation, get, profile] {
         get(profile.mcpStatusPath, [this, token, generation](const HttpResult &r) {
@@ -418,10 +428,11 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
     const auto commands = commandList();
     const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
+    const std::vector<os::Identity> services = knownServices();
     runSweep(
         [=] {
             outcome->result =
-                mcp::cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config);
+                mcp::cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config, services);
         },
         [this, outcome, service, clean, done] {
             const SweepReport &report = outcome->result.report;
@@ -440,7 +451,14 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
                                          .arg(r.target.id.pid)
                                          .arg(QLatin1String(os::toString(r.outcome)),
                                               QString::fromStdString(r.detail)));
-                publishOrphans({});
+                // What it kept (a possible orphan waits for a person's yes) stays listed.
+                const std::vector<os::Identity> gone = report.gone();
+                std::vector<policy::Orphan> kept;
+                for (const policy::Orphan &o : outcome->result.scan.orphans)
+                    if (std::find(gone.begin(), gone.end(),
+                                  os::Identity{o.process.pid, o.process.startTime}) == gone.end())
+                        kept.push_back(o);
+                publishOrphans(kept);
             } else {
                 publishOrphans(outcome->result.scan.orphans);
                 if (!outcome->result.scan.orphans.empty())
@@ -489,7 +507,7 @@ void McpMonitor::publishOrphans(const std::vector<policy::Orphan> &orphans) {
 void McpMonitor::scanOnLaunch() {
     const policy::OrphanMode mode = sup_->config().settings.orphansOnLaunch;
     if (mode == policy::OrphanMode::Ignore) return;
-    const ScanResult r = scan(*ledger_, commandList());
+    const ScanResult r = scan(*ledger_, commandList(), knownServices());
     emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
                      .arg(r.orphans.size())
                      .arg(r.snapshot.size())
@@ -534,11 +552,12 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
     auto job = std::make_shared<Job>();
     Ledger *ledger = ledger_.get();
     const auto commands = commandList();
+    const std::vector<os::Identity> services = knownServices();
     const SweepConfig config{std::chrono::milliseconds(sup_->config().settings.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
     runSweep(
         [=] {
-            job->found = scan(*ledger, commands);
+            job->found = scan(*ledger, commands, services);
             if (!onlyPids.isEmpty()) {
                 auto &o = job->found.orphans;
                 o.erase(std::remove_if(o.begin(), o.end(),
@@ -554,7 +573,7 @@ void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possib
                                   policy::SweepOptions{possibleConfirmed});
             job->report = sweep(plan, config);
             ledger->remove(job->report.gone());
-            job->after = scan(*ledger, commands); // what is still there stays listed
+            job->after = scan(*ledger, commands, services); // what is still there stays listed
         },
         [this, job, dryRun, possibleConfirmed, done] {
             CleanupSummary out;

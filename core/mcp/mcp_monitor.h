@@ -67,6 +67,8 @@ private:
     void startNextSweep();
     void publishOrphans(const std::vector<policy::Orphan> &orphans);
     std::vector<std::vector<std::string>> commandList() const;
+    // The service(s) that may run now: what started after them is theirs (policy/orphans.h).
+    std::vector<os::Identity> knownServices() const;
     void loadCommandCache();
     void saveCommandCache();
 
@@ -78,7 +80,8 @@ private:
     QString configDirectory_;
     std::vector<FileStamp> configStamps_;
     QByteArray configContent_;
-    quint64 generation_ = 0; // bumps with every new service
+    bool commandsUnsaved_ = false; // their cache file could not be written (a full disk)
+    quint64 generation_ = 0;       // bumps with every new service
     RefreshGate refresh_;
     bool sweeping_ = false;
     struct SweepJob {

@@ -27,7 +27,8 @@ policy::Self selfFrom(const std::vector<os::ProcessInfo> &snapshot) {
     return supervision::selfFrom(snapshot, table);
 }
 
-ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands) {
+ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands,
+                const std::vector<os::Identity> &services) {
     const auto t0 = Clock::now();
     ScanResult r;
     r.snapshot = os::snapshot();
@@ -42,6 +43,8 @@ ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcp
                                        [&](const auto &s) { return s.first == e.service; });
         if (!known) in.services.emplace_back(e.service, os::alive(e.service));
     }
+    for (const os::Identity &s : services)
+        if (os::alive(s) == os::Liveness::Alive) in.liveServices.push_back(s);
     in.mcpCommands = mcpCommands;
     in.self = r.self;
     // Classify over the same snapshot the caller will plan with.
@@ -52,9 +55,10 @@ ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcp
 }
 
 CleanupResult cleanup(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands,
-                      const policy::SweepOptions &options, bool dryRun, const SweepConfig &config) {
+                      const policy::SweepOptions &options, bool dryRun, const SweepConfig &config,
+                      const std::vector<os::Identity> &services) {
     CleanupResult c;
-    c.scan = scan(ledger, mcpCommands);
+    c.scan = scan(ledger, mcpCommands, services);
     c.plan = policy::planSweep(c.scan.orphans, c.scan.snapshot, c.scan.self, options);
     if (dryRun) return c;
     c.report = sweep(c.plan, config);

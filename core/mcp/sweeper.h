@@ -32,8 +32,11 @@ struct ScanResult {
 };
 
 // Snapshot, prune exited ledger entries, check each ledger service's liveness, classify.
-// `ledger` must be loaded; `mcpCommands` are the configured local commands (for "possible").
-ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands);
+// `ledger` must be loaded; `mcpCommands` are the configured local commands (for "possible");
+// `services`: the tracked or registered service(s), counted when still alive (policy's
+// liveServices: nothing started after one is a possible orphan).
+ScanResult scan(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands,
+                const std::vector<os::Identity> &services = {});
 
 struct CleanupResult {
     ScanResult scan;
@@ -44,6 +47,7 @@ struct CleanupResult {
 // The whole `tether cleanup`: scan, plan, sweep (unless dryRun), drop swept entries.
 CleanupResult cleanup(Ledger &ledger, const std::vector<std::vector<std::string>> &mcpCommands,
                       const policy::SweepOptions &options, bool dryRun,
-                      const SweepConfig &config = {});
+                      const SweepConfig &config = {},
+                      const std::vector<os::Identity> &services = {});
 
 } // namespace tether::mcp

@@ -22,6 +22,7 @@ constexpr Name kNames[] = {
     {NoticeKind::Interrupted, "interrupted"},
     {NoticeKind::StartedElsewhere, "started-elsewhere"},
     {NoticeKind::StoppedElsewhere, "stopped-elsewhere"},
+    {NoticeKind::StateNotSaved, "state-not-saved"},
 };
 
 bool isGoodNews(NoticeKind k) {
@@ -54,6 +55,7 @@ NoticeSeverity severityOf(NoticeKind k) {
     case NoticeKind::OrphansFound:
     case NoticeKind::McpResources:
     case NoticeKind::Interrupted:
+    case NoticeKind::StateNotSaved:
         return NoticeSeverity::Warning;
     case NoticeKind::Restarted:
     case NoticeKind::Recovered:
@@ -105,6 +107,8 @@ std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile) {
         return s + " was started by another program";
     case NoticeKind::StoppedElsewhere:
         return s + " was stopped by another program";
+    case NoticeKind::StateNotSaved:
+        return "Tether cannot save its records";
     }
     return s;
 }

@@ -24,6 +24,7 @@ enum class NoticeKind {
     Interrupted,      // a replacement or a stop cut short running tool calls: names them
     StartedElsewhere, // another program started the service while Tether had it stopped
     StoppedElsewhere, // another program stopped the service (it exited and unregistered)
+    StateNotSaved,    // a state file could not be written (a full disk): its last copy is kept
 };
 
 const char *toString(NoticeKind k); // "crashed", "gave-up", ... (kebab case)

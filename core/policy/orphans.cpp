@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -109,10 +110,23 @@ std::vector<Orphan> classifyOrphans(const OrphanInput &in) {
     std::sort(byPidOrder.begin(), byPidOrder.end(),
               [](const os::ProcessInfo *a, const os::ProcessInfo *b) { return a->pid < b->pid; });
 
+    // The earliest start among the services that run now: a process started since then may be
+    // one of theirs (a double-forked, setsid MCP server has no visible tie to it).
+    std::optional<std::uint64_t> liveSince;
+    const auto live = [&](const os::Identity &service) {
+        if (service.startTime != 0 && (!liveSince || service.startTime < *liveSince))
+            liveSince = service.startTime;
+    };
+    for (const os::Identity &service : in.liveServices)
+        live(service);
+    for (const auto &[service, liveness] : in.services)
+        if (liveness == os::Liveness::Alive) live(service);
+
     std::vector<Orphan> possible;
     for (const os::ProcessInfo *p : byPidOrder) {
         if (!isLive(*p) || isProtected(p->pid, in.self) || listed.count(p->pid) || inLedger(*p))
             continue;
+        if (liveSince && p->startTime >= *liveSince) continue;
         const bool configured =
             std::any_of(in.mcpCommands.begin(), in.mcpCommands.end(),
                         [&](const auto &command) { return argvMatchesCommand(p->argv, command); });

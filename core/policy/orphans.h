@@ -9,7 +9,10 @@
 //             ppid <= 1, its parent is one of Tether's own ancestors (on Linux orphans go to the
 //             nearest subreaper, not always PID 1), its parent is missing, or its parent started
 //             after it (a stale, reused ppid, as on Windows). Plus such a process's descendants.
-//             Never swept without a person's confirmation.
+//             Never one that started after a service that runs now started: no service that
+//             died before could have spawned it, and an MCP server that double-forks and calls
+//             setsid leaves its live service's tree and session alike. Never swept without a
+//             person's confirmation.
 #pragma once
 
 #include "os/types.h"
@@ -50,6 +53,9 @@ struct OrphanInput {
     std::vector<std::pair<os::Identity, os::Liveness>> services;
     std::vector<std::vector<std::string>> mcpCommands; // configured local MCP commands
     Self self;
+    // Services known to run now (the tracked one, a registered one), as well as every ledger
+    // service listed Alive in `services`: nothing started after one of them is a possible orphan.
+    std::vector<os::Identity> liveServices;
 };
 
 // Ledger orphans first (in ledger order), then possible ones (by pid). A process appears once.

@@ -203,8 +203,10 @@ State displayState(const SupervisionState &s) {
     case Phase::Launching:
     case Phase::Starting:
         return State::Starting;
-    case Phase::Running:
     case Phase::Released:
+        if (s.releasedStarting) return State::Starting;
+        [[fallthrough]];
+    case Phase::Running:
         return s.responding ? State::Healthy : State::NotResponding;
     case Phase::Verifying:
     case Phase::Stopping:
@@ -413,6 +415,7 @@ void Machine::on(const StartupFacts &f) {
 
 void Machine::startupFactsOwn(const StartupFacts &f) {
     const RegistrationFacts &r = f.registration;
+    const std::optional<Ms> waiting = std::exchange(s_.waitingSince, std::nullopt);
     if (r.read == RegistrationFacts::Read::Invalid) {
         s_.lastError = r.error;
         log("registration dropped as stale: " + r.error);
@@ -479,7 +482,25 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
                 adopt(svc, r.version, "adopted running service " + pidText(r.id.pid));
                 return;
             }
-            // Alive, but not listening where it registered: not the service. Never signalled.
+            // Alive, ours by identity and program, its port free: a service whose Tether quit or
+            // died while it was starting listens soon. Waited for as the 2.x path waits, up to
+            // the start-up deadline, and never a contender beside it meanwhile.
+            if (holder == PortHolder::Free) s_.waitingSince = waiting.value_or(now_);
+            if (s_.waitingSince && s_.quitting) { // left running: handed over as it is
+                s_.waitingSince.reset();
+                adopt(svc, r.version,
+                      "registered service " + pidText(r.id.pid) + " still starting");
+                return;
+            }
+            if (s_.waitingSince && now_ - *s_.waitingSince < timings().startupDeadlineMs) {
+                s_.lastError = "registered service " + pidText(r.id.pid) +
+                               " does not listen on port " + std::to_string(r.port) + " yet";
+                s_.reason = s_.lastError;
+                startTimer(Timer::Resolve, timings().probeIntervalMs);
+                return;
+            }
+            s_.waitingSince.reset();
+            // Still not listening, or its port is another's: not the service. Never signalled.
             log("registered " + pidText(r.id.pid) + " does not listen on port " +
                 std::to_string(r.port) + ": not the service; not signalled, registration dropped");
             notify(NoticeKind::Stale,
@@ -656,6 +677,9 @@ void Machine::adopt(const TrackedService &svc, const std::string &version,
 void Machine::release() {
     cancelAllTimers();
     s_.probeSeq = 0;
+    s_.releasedStarting = s_.phase == Phase::Starting;
+    if (s_.releasedStarting)
+        log("left running while still starting: the next Tether waits for it to listen");
     s_.phase = Phase::Released;
     s_.reason = "left running";
     emit(Release{});

@@ -161,7 +161,7 @@ struct SupervisionState {
     std::optional<Ms> stableSince; // run without a failure since (busy spells included)
     int startupAttempt = 0;
     std::optional<Ms> startupDeadline; // none for adopted services
-    std::optional<Ms> waitingSince;    // opencode 2.x: a registered owner not listening yet
+    std::optional<Ms> waitingSince;    // a registered owner (2.x or our own) not listening yet
     std::optional<Ms> notReadySince;   // answers "not ready" (503) since: starting or stopping
     std::optional<Ms> successorSince;  // opencode 2.x: its owner exited unregistered; waiting
                                        // for another client's replacement to register
@@ -170,6 +170,7 @@ struct SupervisionState {
     // A stop found the tracked pid alive but not on the port (rule 3: never signalled): what a
     // person who asked for it to be gone is told, instead of "stopped".
     std::string leftRunning;
+    bool releasedStarting = false; // Released before its first answer: still Starting, not Healthy
 
     std::uint64_t probeSeq = 0; // the probe in flight (0: none)
     std::uint64_t lastSeq = 0;

@@ -5,9 +5,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 #include <QUrlQuery>
 #include <algorithm>
 
@@ -85,13 +82,14 @@ ActivityCatchUp::~ActivityCatchUp() {
 }
 
 void ActivityCatchUp::cancel() {
-    const QList<QPointer<QNetworkReply>> replies = std::exchange(pending_, {});
-    for (const QPointer<QNetworkReply> &r : replies) {
-        if (!r) continue;
-        r->disconnect(this);
-        r->abort();
-        r->deleteLater();
-    }
+    ++generation_; // what was asked before goes unheard
+    pending_ = 0;
+    const QList<QPointer<HttpExchange>> asked = std::exchange(inFlight_, {});
+    for (const QPointer<HttpExchange> &e : asked)
+        if (e) {
+            e->cancel();
+            e->deleteLater();
+        }
 }
 
 void ActivityCatchUp::start(const QUrl &base, const QByteArray &authorization,
@@ -122,37 +120,34 @@ void ActivityCatchUp::get(Step step, const QString &path, const QString &directo
     if (step == Step::Messages)
         query.addQueryItem(QStringLiteral("limit"), QString::number(config_.messageLimit));
     url.setQuery(query);
-    QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setTransferTimeout(config_.requestTimeoutMs);
-    if (!authorization_.isEmpty()) request.setRawHeader("Authorization", authorization_);
-    QNetworkReply *reply = config_.nam->get(request);
-    pending_.append(reply);
-    connect(reply, &QNetworkReply::downloadProgress, this, [this, reply](qint64 received, qint64) {
-        if (received <= config_.maxBodyBytes) return;
-        if (error_.isEmpty())
-            error_ = QStringLiteral("%1 answered more than %2 bytes")
-                         .arg(reply->url().path())
-                         .arg(config_.maxBodyBytes);
-        reply->abort(); // finished() follows, with the error
+    // Through the one capped client (service/http_client.h): Qt buffers no more of a hostile
+    // answer than its read buffer, and the body stops at the cap as it arrives.
+    HttpCall call;
+    call.url = url;
+    call.authorization = authorization_;
+    call.timeoutMs = config_.requestTimeoutMs;
+    call.maxBodyBytes = config_.maxBodyBytes;
+    ++pending_;
+    const quint64 generation = generation_;
+    inFlight_.removeAll(nullptr);
+    inFlight_ << sendHttp(call, this, [=](const HttpResult &r) {
+        if (generation != generation_) return;
+        --pending_;
+        onReply(r, path, step, directory, session);
     });
-    connect(reply, &QNetworkReply::finished, this,
-            [=] { onReply(reply, step, directory, session); });
 }
 
-void ActivityCatchUp::onReply(QNetworkReply *reply, Step step, const QString &directory,
-                              const QString &session) {
-    pending_.removeAll(reply);
-    reply->deleteLater();
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const bool ok = reply->error() == QNetworkReply::NoError && status == 200;
-    const QByteArray body = ok ? reply->readAll() : QByteArray();
+void ActivityCatchUp::onReply(const HttpResult &r, const QString &path, Step step,
+                              const QString &directory, const QString &session) {
+    const bool ok = r.transportOk && r.status == 200;
+    const QByteArray body = ok ? r.body : QByteArray();
     if (!ok && error_.isEmpty())
-        error_ = QStringLiteral("%1: %2").arg(reply->url().path(),
-                                              status ? QStringLiteral("HTTP %1").arg(status)
-                                                     : reply->errorString());
+        error_ = r.tooLarge
+                     ? QStringLiteral("%1 answered more than %2 bytes")
+                           .arg(path)
+                           .arg(config_.maxBodyBytes)
+                     : QStringLiteral("%1: %2").arg(
+                           path, r.transportOk ? QStringLiteral("HTTP %1").arg(r.status) : r.error);
     switch (step) {
     case Step::Sessions:
         for (const QString &d : parseSessionDirectories(body, config_.maxDirectories))
@@ -197,7 +192,7 @@ void ActivityCatchUp::askStatus() {
 }
 
 void ActivityCatchUp::maybeFinish() {
-    if (!statusAsked_ || !pending_.isEmpty()) return;
+    if (!statusAsked_ || pending_ > 0) return;
     emit finished(snapshot_, directories_, error_);
 }
 

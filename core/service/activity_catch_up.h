@@ -7,6 +7,7 @@
 #pragma once
 
 #include "policy/activity.h"
+#include "service/http_client.h"
 
 #include <QByteArray>
 #include <QList>
@@ -15,9 +16,6 @@
 #include <QStringList>
 #include <QUrl>
 #include <functional>
-
-class QNetworkAccessManager;
-class QNetworkReply;
 
 namespace tether {
 
@@ -34,7 +32,6 @@ class ActivityCatchUp : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        QNetworkAccessManager *nam = nullptr; // required
         std::function<qint64()> wallClock;    // epoch ms; default the system clock
         qint64 maxBodyBytes = 8 * 1024 * 1024;
         int requestTimeoutMs = 5000;
@@ -54,7 +51,7 @@ public:
     // directories the stream named before. finished() follows, always, unless cancelled.
     void start(const QUrl &base, const QByteArray &authorization, const QStringList &known);
     void cancel();
-    bool running() const { return !pending_.isEmpty(); }
+    bool running() const { return pending_ > 0; }
 
 signals:
     // directories: every directory asked about (for the next round). error: the first failure,
@@ -65,7 +62,8 @@ signals:
 private:
     enum class Step { Sessions, Status, Messages, ActiveV2 };
     void get(Step step, const QString &path, const QString &directory, const QString &session);
-    void onReply(QNetworkReply *reply, Step step, const QString &directory, const QString &session);
+    void onReply(const HttpResult &r, const QString &path, Step step, const QString &directory,
+                 const QString &session);
     void askStatus();
     void maybeFinish();
 
@@ -73,7 +71,9 @@ private:
     QUrl base_;
     QByteArray authorization_;
     QStringList directories_;
-    QList<QPointer<QNetworkReply>> pending_;
+    int pending_ = 0;        // questions of this round not answered yet
+    quint64 generation_ = 0; // a dropped round's answers, if any still come, are ignored
+    QList<QPointer<HttpExchange>> inFlight_; // cancelled when the round is dropped
     bool statusAsked_ = false;
     policy::ActivitySnapshot snapshot_;
     QList<QPair<QString, QString>> busy_; // (session, directory)

@@ -1,91 +1,17 @@
 #include "service/activity_monitor.h"
 #include "service/activity_events_v2.h"
 
-#include <QDateTime>
 #include <QElapsedTimer>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 #include <algorithm>
 #include <memory>
 
 namespace tether {
 
-namespace {
-
-std::string str(const QJsonValue &v) {
-    return v.toString().toStdString();
-}
-
-} // namespace
-
-std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data, qint64 wallNowMs) {
-    using K = policy::ActivityEventKind;
-    const QJsonDocument doc = QJsonDocument::fromJson(data);
-    if (!doc.isObject()) return std::nullopt;
-    const QJsonObject root = doc.object();
-    // opencode 1.18.33 wraps every event in {payload: ...}; a bare event is accepted as well.
-    const QJsonObject ev = root.value(QLatin1String("payload")).isObject()
-                               ? root.value(QLatin1String("payload")).toObject()
-                               : root;
-    const QString type = ev.value(QLatin1String("type")).toString();
-    if (type.isEmpty()) return std::nullopt;
-    const QJsonObject props = ev.value(QLatin1String("properties")).toObject();
-
-    policy::ActivityEvent out;
-    out.session = str(props.value(QLatin1String("sessionID")));
-    out.directory = str(root.value(QLatin1String("directory")));
-    if (type == QLatin1String("server.connected")) {
-        out.kind = K::Connected;
-    } else if (type == QLatin1String("server.heartbeat")) {
-        out.kind = K::Heartbeat;
-    } else if (type == QLatin1String("session.status")) {
-        const QString status =
-            props.value(QLatin1String("status")).toObject().value(QLatin1String("type")).toString();
-        // "retry" is opencode's: the session waits to try the model again; it still works.
-        out.kind = status == QLatin1String("idle") ? K::SessionIdle : K::SessionBusy;
-    } else if (type == QLatin1String("session.idle")) {
-        out.kind = K::SessionIdle;
-    } else if (type == QLatin1String("message.part.updated")) {
-        const QJsonObject part = props.value(QLatin1String("part")).toObject();
-        if (part.value(QLatin1String("type")).toString() != QLatin1String("tool")) {
-            out.kind = K::Other;
-            return out;
-        }
-        const QString status =
-            part.value(QLatin1String("state")).toObject().value(QLatin1String("status")).toString();
-        out.part = str(part.value(QLatin1String("id")));
-        out.tool = str(part.value(QLatin1String("tool")));
-        if (out.session.empty()) out.session = str(part.value(QLatin1String("sessionID")));
-        const double start = part.value(QLatin1String("state"))
-                                 .toObject()
-                                 .value(QLatin1String("time"))
-                                 .toObject()
-                                 .value(QLatin1String("start"))
-                                 .toDouble(-1);
-        if (start > 0) {
-            const qint64 wall = wallNowMs >= 0 ? wallNowMs : QDateTime::currentMSecsSinceEpoch();
-            out.runningMs = std::max<qint64>(0, wall - qint64(start)); // clocks apart: just now
-        }
-        if (status == QLatin1String("pending"))
-            out.kind = K::ToolPending;
-        else if (status == QLatin1String("running"))
-            out.kind = K::ToolRunning;
-        else // completed, error, and whatever a later version adds: no longer runs
-            out.kind = K::ToolEnded;
-    } else {
-        out.kind = K::Other; // includes "sync", the duplicate of every directory event
-    }
-    return out;
-}
-
 ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config))
-    , catchUp_(ActivityCatchUp::Config{config_.nam,
-                                       {},
+    , parser_(SseParser::Limits{config_.maxLineBytes, config_.maxEventBytes})
+    , catchUp_(ActivityCatchUp::Config{{},
                                        8 * 1024 * 1024,
                                        5000,
                                        config_.maxDirectories,
@@ -101,7 +27,7 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
     connect(&retry_, &QTimer::timeout, this, &ActivityMonitor::connectNow);
     firstEvent_.setSingleShot(true);
     connect(&firstEvent_, &QTimer::timeout, this, [this] {
-        if (reply_ && !connected_)
+        if (stream_ && !connected_)
             dropAndRetry(
                 QStringLiteral("no event within %1 ms of connecting").arg(config_.firstEventMs));
     });
@@ -109,11 +35,7 @@ ActivityMonitor::ActivityMonitor(Config config, QObject *parent)
 }
 
 ActivityMonitor::~ActivityMonitor() {
-    if (reply_) {
-        reply_->disconnect(this);
-        reply_->abort();
-        reply_->deleteLater();
-    }
+    dropReply();
 }
 
 void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
@@ -127,7 +49,7 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
     activity_ = policy::onServiceIdentity(activity_, identity);
     if (before.identity != activity_.identity) directories_.clear(); // another service's
     if (before.identity != activity_.identity && policy::isBusy(before)) emit activityChanged();
-    if (same && before.identity == identity && (reply_ || retry_.isActive())) return;
+    if (same && before.identity == identity && (stream_ || retry_.isActive())) return;
     url_ = url;
     authorization_ = authorization;
     backoffMs_ = 0;
@@ -138,12 +60,11 @@ void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
 // Forgets the current connection, if any, without letting it report anything more.
 void ActivityMonitor::dropReply() {
     catchUp_.cancel(); // its answers would describe the connection being dropped
-    if (!reply_) return;
-    QNetworkReply *r = reply_;
-    reply_ = nullptr;
-    r->disconnect(this);
-    r->abort();
-    r->deleteLater();
+    if (!stream_) return;
+    HttpExchange *s = stream_;
+    stream_ = nullptr;
+    s->cancel();
+    s->deleteLater();
 }
 
 void ActivityMonitor::stopFollowing() {
@@ -157,99 +78,59 @@ void ActivityMonitor::stopFollowing() {
     if (wasBusy) emit activityChanged();
 }
 
+// The stream is read over a connection of its own (service/http_exchange.h), 64 KiB a turn:
+// what Tether has not read yet waits in the kernel's socket buffer, and a flood with it.
 void ActivityMonitor::connectNow() {
     if (url_.isEmpty()) return;
     dropReply();
-    buffer_.clear();
-    event_.clear();
-    QNetworkRequest request(url_);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                         QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setRawHeader("Accept", "text/event-stream");
-    if (!authorization_.isEmpty()) request.setRawHeader("Authorization", authorization_);
-    // A stream has no end: no transfer timeout. A frozen service is the supervisor's to judge.
-    request.setTransferTimeout(0);
-    reply_ = config_.nam->get(request);
-    firstEvent_.start(config_.firstEventMs);
-    connect(reply_, &QNetworkReply::metaDataChanged, this, [this] {
-        const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        // Not from inside Qt's signal: aborting there makes it report the reply's error twice.
+    parser_.reset();
+    connectedAt_.reset();
+    stream_ = new HttpExchange({"GET", url_, authorization_, "text/event-stream"}, this);
+    connect(stream_, &HttpExchange::head, this, [this](int status, qint64) {
         if (status != 200)
-            QMetaObject::invokeMethod(
-                this,
-                [this, status, r = reply_] {
-                    if (reply_ != r) return; // that reply is already gone
-                    dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
-                },
-                Qt::QueuedConnection);
+            dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
     });
-    connect(reply_, &QNetworkReply::readyRead, this, &ActivityMonitor::onReadyRead);
-    connect(reply_, &QNetworkReply::finished, this, &ActivityMonitor::onFinished);
+    connect(stream_, &HttpExchange::body, this, &ActivityMonitor::onBody);
+    connect(stream_, &HttpExchange::ended, this, [this](bool complete, const QString &error) {
+        dropAndRetry(complete ? QStringLiteral("the event stream ended") : error);
+    });
+    firstEvent_.start(config_.firstEventMs);
+    stream_->start();
 }
 
-void ActivityMonitor::onReadyRead() {
-    if (!reply_) return;
-    buffer_ += reply_->readAll();
-    qsizetype start = 0;
-    for (;;) {
-        const qsizetype nl = buffer_.indexOf('\n', start);
-        if (nl < 0) break;
-        QByteArray line = buffer_.mid(start, nl - start);
-        start = nl + 1;
-        if (line.endsWith('\r')) line.chop(1);
-        if (line.size() > config_.maxLineBytes) {
-            dropAndRetry(QStringLiteral("an event stream line is larger than %1 bytes")
-                             .arg(config_.maxLineBytes));
-            return;
-        }
-        if (line.isEmpty()) { // the blank line ends an event
-            if (!event_.isEmpty()) dispatch(event_);
-            event_.clear();
-            if (!reply_) return; // dispatch may have dropped the stream
-            continue;
-        }
-        if (line.startsWith("data:")) {
-            QByteArray value = line.mid(5);
-            if (value.startsWith(' ')) value.remove(0, 1);
-            if (!event_.isEmpty()) event_ += '\n';
-            event_ += value;
-            if (event_.size() > config_.maxEventBytes) {
-                dropAndRetry(
-                    QStringLiteral("an event is larger than %1 bytes").arg(config_.maxEventBytes));
-                return;
-            }
-        }
-        // opencode 2.x sends ": heartbeat" every 15 s and nothing else while idle: proof
-        // that its event loop runs, once the stream has said it is connected.
-        if (line.startsWith(':') && connected_) heartbeat();
-        // event:, id:, retry: and other comments carry nothing Tether uses.
-    }
-    buffer_.remove(0, start);
-    if (buffer_.size() > config_.maxLineBytes)
-        dropAndRetry(QStringLiteral("an event stream line is larger than %1 bytes")
-                         .arg(config_.maxLineBytes));
-}
-
-void ActivityMonitor::heartbeat() {
-    policy::ActivityEvent e;
-    e.kind = policy::ActivityEventKind::Heartbeat;
+void ActivityMonitor::onBody(const QByteArray &body) {
+    if (!stream_) return;
+    QList<QByteArray> events;
+    int comments = 0;
+    const bool ok = parser_.feed(body, &events, &comments);
     const qint64 t = now();
-    activity_ = policy::applyActivityEvent(activity_, e, t, config_.limits);
-    emit alive(t);
+    bool any = false;
+    for (const QByteArray &data : events) {
+        any = dispatch(data, t) || any;
+        if (!stream_) return; // dispatch may have dropped the stream
+    }
+    // opencode 2.x sends the comment ": heartbeat" every 15 s and nothing else while idle:
+    // proof that its event loop runs, once the stream has said it is connected.
+    if (comments > 0 && connected_) {
+        policy::ActivityEvent beat;
+        beat.kind = policy::ActivityEventKind::Heartbeat;
+        activity_ = policy::applyActivityEvent(activity_, beat, t, config_.limits);
+        any = true;
+    }
+    // One proof of life per bite: a heartbeat flood is one event for the supervisor, not 1,000.
+    if (any) emit alive(t);
+    if (!ok) dropAndRetry(parser_.error());
 }
 
-void ActivityMonitor::dispatch(const QByteArray &data) {
+bool ActivityMonitor::dispatch(const QByteArray &data, qint64 t) {
     const std::optional<policy::ActivityEvent> e =
         config_.v2 ? parseActivityEventV2(data) : parseActivityEvent(data);
-    if (!e) return;
-    const qint64 t = now();
-    if (e->kind == policy::ActivityEventKind::Connected || !connected_) {
+    if (!e) return false;
+    const bool fresh = !connected_; // the connection's first event, whichever it is
+    if (fresh) {
         // A new stream: what happened while none was open is unknown (opencode has no replay).
         activity_ = policy::onStreamReconnected(activity_);
-        backoffMs_ = 0;
+        connectedAt_ = t;
         firstEvent_.stop();
         setConnected(true);
         catchUp_.start(url_, authorization_, directories_);
@@ -257,11 +138,10 @@ void ActivityMonitor::dispatch(const QByteArray &data) {
     rememberDirectory(e->directory);
     const policy::Activity before = activity_;
     activity_ = policy::applyActivityEvent(activity_, *e, t, config_.limits);
-    emit alive(t);
     if (before.sessions.size() != activity_.sessions.size() ||
-        before.tools.size() != activity_.tools.size() ||
-        e->kind == policy::ActivityEventKind::Connected)
+        before.tools.size() != activity_.tools.size() || fresh)
         emit activityChanged();
+    return true;
 }
 
 void ActivityMonitor::rememberDirectory(const std::string &directory) {
@@ -284,19 +164,6 @@ void ActivityMonitor::onCaughtUp(const policy::ActivitySnapshot &snapshot,
     emit activityChanged(); // caughtUp() changed, and perhaps what runs
 }
 
-void ActivityMonitor::onFinished() {
-    if (!reply_) return;
-    const int status = reply_->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 0 && status != 200) {
-        dropAndRetry(QStringLiteral("the event stream answered HTTP %1").arg(status));
-        return;
-    }
-    const QString why = reply_->error() == QNetworkReply::NoError
-                            ? QStringLiteral("the event stream ended")
-                            : reply_->errorString();
-    dropAndRetry(why);
-}
-
 void ActivityMonitor::dropAndRetry(const QString &why) {
     lastError_ = why;
     dropReply();
@@ -306,6 +173,8 @@ void ActivityMonitor::dropAndRetry(const QString &why) {
 
 void ActivityMonitor::scheduleRetry() {
     if (url_.isEmpty()) return;
+    if (connectedAt_ && now() - *connectedAt_ >= config_.backoffMaxMs) backoffMs_ = 0; // it held
+    connectedAt_.reset();
     backoffMs_ =
         backoffMs_ == 0 ? config_.backoffInitialMs : std::min(config_.backoffMaxMs, backoffMs_ * 2);
     ++reconnects_;

@@ -5,35 +5,28 @@
 #pragma once
 
 #include "policy/activity.h"
+#include "service/activity_event.h"
 #include "service/activity_catch_up.h"
+#include "service/http_exchange.h"
+#include "service/sse_parser.h"
 
 #include <QByteArray>
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
 #include <QUrl>
 #include <functional>
 #include <optional>
 
-class QNetworkAccessManager;
-class QNetworkReply;
-
 namespace tether {
-
-// One SSE event's data (opencode's envelope {directory?, payload: {type, properties}}) as the
-// policy's event; empty for what is not JSON or not an event. Its `sync` copies are Other, or
-// every change would count twice.
-// wallNowMs (epoch ms, default now) dates a running tool part against its state.time.start.
-std::optional<policy::ActivityEvent> parseActivityEvent(const QByteArray &data,
-                                                        qint64 wallNowMs = -1);
 
 class ActivityMonitor : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        QNetworkAccessManager *nam = nullptr; // loopback manager (newLoopbackManager); required
         std::function<qint64()> clock;        // monotonic ms, the supervisor's; default steady
         // A completed tool part carries its whole output on one line: generous, but bounded.
+        // The connection is read 64 KiB a turn (HttpExchange): a flood waits in the kernel's
+        // socket buffer, not in Tether's memory.
         qint64 maxLineBytes = 4 * 1024 * 1024;
         qint64 maxEventBytes = 4 * 1024 * 1024;
         int backoffInitialMs = 500;
@@ -76,14 +69,12 @@ signals:
 
 private:
     void connectNow();
-    void onReadyRead();
-    void onFinished();
+    void onBody(const QByteArray &body);
     void dropReply();
     void dropAndRetry(const QString &why);
     void scheduleRetry();
     void setConnected(bool c);
-    void dispatch(const QByteArray &data);
-    void heartbeat(); // a comment line: the service's event loop runs
+    bool dispatch(const QByteArray &data, qint64 at); // false: not an event
     void rememberDirectory(const std::string &directory);
     void onCaughtUp(const policy::ActivitySnapshot &snapshot, const QStringList &directories,
                     const QString &error);
@@ -93,14 +84,17 @@ private:
     policy::Activity activity_;
     QUrl url_;
     QByteArray authorization_;
-    QPointer<QNetworkReply> reply_;
-    QByteArray buffer_; // bytes after the last complete line
-    QByteArray event_;  // data lines of the event being read
+    HttpExchange *stream_ = nullptr; // the stream's connection (its own: see connectNow)
+    SseParser parser_;             // the events in that body, bounded by the caps above
     QTimer retry_;
     QTimer firstEvent_; // the deadline of a new connection's first event
     ActivityCatchUp catchUp_;
     QStringList directories_; // where sessions of this service work, most recent first
     int backoffMs_ = 0;
+    // When the current connection brought its first event: only one that stayed up longer than
+    // the longest back-off starts the next one from the shortest (a stream that says
+    // server.connected and then breaks must not be fetched again every half second).
+    std::optional<qint64> connectedAt_;
     int reconnects_ = 0;
     bool connected_ = false;
     QString lastError_;

@@ -1,11 +1,6 @@
 #include "service/http_client.h"
 
 #include <QElapsedTimer>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
-#include <QNetworkReply>
-#include <QNetworkRequest>
-#include <QPointer>
 #include <QTimer>
 #include <memory>
 
@@ -15,93 +10,68 @@ QByteArray basicAuth(const QString &user, const QString &password) {
     return "Basic " + (user + QLatin1Char(':') + password).toUtf8().toBase64();
 }
 
-QNetworkAccessManager *newLoopbackManager(QObject *parent) {
-    auto *nam = new QNetworkAccessManager(parent);
-    nam->setProxy(QNetworkProxy::NoProxy);
-    nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-    nam->setCookieJar(nullptr);
-    return nam;
-}
-
-void sendHttp(QNetworkAccessManager *nam, const HttpCall &call, QObject *context,
-              std::function<void(const HttpResult &)> done) {
-    QNetworkRequest request(call.url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                         QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    if (!call.authorization.isEmpty()) request.setRawHeader("Authorization", call.authorization);
-    if (!call.body.isEmpty())
-        request.setHeader(QNetworkRequest::ContentTypeHeader,
-                          QByteArrayLiteral("application/json"));
-
+QPointer<HttpExchange> sendHttp(const HttpCall &call, QObject *context,
+                                std::function<void(const HttpResult &)> done) {
+    auto *exchange =
+        new HttpExchange({call.method, call.url, call.authorization, "application/json"}, context);
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    QNetworkReply *reply = nam->sendCustomRequest(request, call.method, call.body);
-
     struct State {
         HttpResult result;
         bool finished = false;
     };
     auto state = std::make_shared<State>();
-    QPointer<QObject> guard(context);
     auto finish = [=](HttpResult r) {
         if (state->finished) return;
         state->finished = true;
         r.latencyMs = timer->elapsed();
-        reply->disconnect(); // no later signal may call back
-        reply->abort();
-        reply->deleteLater();
-        if (guard) done(r);
+        exchange->cancel(); // nothing more is heard from it
+        exchange->deleteLater();
+        done(r);
+    };
+    const auto tooLarge = [=](const QString &why) {
+        HttpResult r;
+        r.status = state->result.status;
+        r.error = why;
+        r.tooLarge = true;
+        finish(r);
     };
 
-    auto *deadline = new QTimer(reply);
+    auto *deadline = new QTimer(exchange);
     deadline->setSingleShot(true);
-    QObject::connect(deadline, &QTimer::timeout, reply, [=] {
+    QObject::connect(deadline, &QTimer::timeout, exchange, [=] {
         HttpResult r;
         r.error = QStringLiteral("no answer within %1 ms").arg(call.timeoutMs);
         finish(r);
     });
     deadline->start(call.timeoutMs);
-
-    // Qt reads the body on its own thread and does not bound that for HTTP: an answer that
-    // declares a body over the cap is refused as soon as its headers arrive, before any of it.
-    QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, [=] {
-        const qint64 declared = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong();
-        if (declared > call.maxBodyBytes) {
-            HttpResult r;
-            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            r.error = QStringLiteral("response body of %1 bytes is larger than %2 bytes")
-                          .arg(declared)
-                          .arg(call.maxBodyBytes);
-            finish(r);
-        }
+    // An answer that declares a body over the cap is refused as soon as its head arrives.
+    QObject::connect(exchange, &HttpExchange::head, exchange, [=](int status, qint64 length) {
+        state->result.status = status;
+        if (length > call.maxBodyBytes)
+            tooLarge(QStringLiteral("response body of %1 bytes is larger than %2 bytes")
+                         .arg(length)
+                         .arg(call.maxBodyBytes));
     });
-    QObject::connect(reply, &QNetworkReply::readyRead, reply, [=] {
-        state->result.body += reply->readAll();
-        if (state->result.body.size() > call.maxBodyBytes) {
-            HttpResult r;
-            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
-            finish(r);
-        }
+    QObject::connect(exchange, &HttpExchange::body, exchange, [=](const QByteArray &bytes) {
+        state->result.body += bytes;
+        if (state->result.body.size() > call.maxBodyBytes)
+            tooLarge(QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes));
     });
-    QObject::connect(reply, &QNetworkReply::finished, reply, [=] {
-        HttpResult r = state->result;
-        r.body += reply->readAll();
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (r.body.size() > call.maxBodyBytes) {
-            r.body.clear();
-            r.error = QStringLiteral("response body larger than %1 bytes").arg(call.maxBodyBytes);
-        } else if (r.status == 0) {
-            r.error = reply->errorString();
-            r.refused = reply->error() == QNetworkReply::ConnectionRefusedError;
-        } else {
-            r.transportOk = true; // HTTP errors (401, 500) are answers: the caller judges them
-        }
-        finish(r);
-    });
+    QObject::connect(exchange, &HttpExchange::ended, exchange,
+                     [=](bool complete, const QString &error, bool refused) {
+                         HttpResult r = state->result;
+                         // HTTP errors (401, 500) are answers: the caller judges them.
+                         r.transportOk = complete;
+                         if (!complete) {
+                             r.body.clear();
+                             r.error = error;
+                             r.refused = refused;
+                         }
+                         finish(r);
+                     });
+    exchange->start();
+    return exchange;
 }
 
 } // namespace tether

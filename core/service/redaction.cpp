@@ -28,19 +28,30 @@ QString redactSecrets(const QString &text, const QStringList &secrets) {
     for (const QString &s : known)
         if (s.size() >= 4) out.replace(s, QLatin1String(kRedacted));
     const QString r = QLatin1String(kRedacted);
-    // "password": "x" (JSON), password=x / --password x / token: x (INI, argv, logs). The names
-    // around the word are bounded: a megabyte of "a.a.a..." must not take quadratic time.
+    // "password": "x" (JSON), password=x / --password x / token: x (INI, argv, logs), the value
+    // bare, "double-quoted" (escapes inside) or 'single-quoted'. A name ending in KEY (API_KEY,
+    // OPENAI_KEY, KEY) counts when it is assigned (KEY=x, key: x) or an option (--api-key x).
+    // The names around the word and a quoted value are bounded (1 KiB): a megabyte of "a.a.a..."
+    // or of unclosed quotes must not take quadratic time.
     static const QRegularExpression json(
-        QStringLiteral("(\"[^\"]{0,60}(?:password|passwd|token|secret|apikey|api_key)[^\"]{0,60}"
-                       "\"\\s*:\\s*)"
+        QStringLiteral("(\"(?:[^\"]{0,60}(?:password|passwd|token|secret|apikey|api_key|"
+                       "credential)[^\"]{0,60}|(?:[^\"]{0,60}[_.-])?key)\"\\s*:\\s*)"
                        "\"(?:[^\"\\\\]|\\\\.)*\""),
         QRegularExpression::CaseInsensitiveOption);
     out.replace(json, QStringLiteral("\\1\"") + r + QStringLiteral("\""));
-    static const QRegularExpression assign(
-        QStringLiteral("(\\b[\\w.-]{0,40}(?:password|passwd|token|secret|api[_-]?key)[\\w.-]{0,40}"
-                       "(?:\\s*[=:]\\s*|\\s+))(?!\\[redacted\\])[^\\s\"',;&]+"),
+    const QString name = QStringLiteral(
+        "(\\b[\\w.-]{0,40}(?:password|passwd|token|secret|api[_-]?key|credential)[\\w.-]{0,40}"
+        "(?:\\s*[=:]\\s*|\\s+)|\\b(?:[\\w.-]{0,40}[_.-])?key\\s*[=:]\\s*|--[\\w-]{0,40}key\\s+)");
+    static const QRegularExpression doubleQuoted(
+        name + QStringLiteral("\"(?:[^\"\\\\]|\\\\.){0,1024}\""),
         QRegularExpression::CaseInsensitiveOption);
-    out.replace(assign, QStringLiteral("\\1") + r);
+    out.replace(doubleQuoted, QStringLiteral("\\1\"") + r + QStringLiteral("\""));
+    static const QRegularExpression singleQuoted(name + QStringLiteral("'[^']{0,1024}'"),
+                                                 QRegularExpression::CaseInsensitiveOption);
+    out.replace(singleQuoted, QStringLiteral("\\1'") + r + QStringLiteral("'"));
+    static const QRegularExpression bare(name + QStringLiteral("(?!\\[redacted\\])[^\\s\"',;&]+"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    out.replace(bare, QStringLiteral("\\1") + r);
     static const QRegularExpression auth(
         QStringLiteral("(authorization\\s*[:=]\\s*(?:basic|bearer)\\s+)[A-Za-z0-9+/=._~-]+"),
         QRegularExpression::CaseInsensitiveOption);

@@ -90,11 +90,22 @@ void RegistrationStore::write(const policy::TrackedService &svc, const std::stri
         before.registration.startTime == r.startTime && before.registration.startedAt.isValid())
         r.startedAt = before.registration.startedAt;
     QString error;
-    if (!writeRegistration(config_.ownPath, r, &error))
+    unsaved_.reset();
+    if (!writeRegistration(config_.ownPath, r, &error)) {
         error_ = QStringLiteral("cannot write the registration: %1").arg(error);
+        unsaved_ = std::make_pair(svc, version);
+    }
+}
+
+void RegistrationStore::retryWrite() {
+    if (!unsaved_) return;
+    const auto [svc, version] = *unsaved_;
+    write(svc, version);
+    if (unsaved_) error_.clear(); // failing still: said once already
 }
 
 void RegistrationStore::drop(bool setAside) {
+    unsaved_.reset(); // the service it named is gone
     if (setAside) {
         // Kept aside, not deleted: a damaged file is evidence, and nothing of it is lost.
         if (!setRegistrationAside(config_.ownPath).isEmpty()) return;

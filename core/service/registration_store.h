@@ -4,6 +4,9 @@
 // of service.json is judgeOwner's (managed_registration.h), the rest is policy::step's.
 #pragma once
 
+#include <optional>
+#include <utility>
+
 #include "service/managed_registration.h"
 #include "supervision/executor.h"
 
@@ -34,12 +37,16 @@ public:
     qint64 launchedPid() const { return launchedPid_; }
     // Errors writing the registration, for the log (empty when none since the last call).
     QString takeError();
+    // A registration that could not be written (a full disk) is written again here, until it
+    // lands or the service it names is dropped; the Supervisor asks on the probe cadence.
+    void retryWrite();
     const QString &managedPath() const { return config_.managedPath; }
 
 private:
     Config config_;
     qint64 launchedPid_ = 0;
     QString error_;
+    std::optional<std::pair<policy::TrackedService, std::string>> unsaved_;
 };
 
 // service.json, judged against the process table right now (verdict None when it is missing).

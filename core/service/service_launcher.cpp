@@ -5,6 +5,7 @@
 #include "settings/storage.h"
 
 #include "service/service_job.h"
+#include "settings/storage.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -118,23 +119,42 @@ void ServiceLauncher::launch(int port) {
     }
     p->setProcessEnvironment(env);
     p->setStandardInputFile(QProcess::nullDevice());
-    // Output goes to a file, not a pipe: the service outlives Tether without SIGPIPE.
+    // Output goes to a file, not a pipe: the service outlives Tether without SIGPIPE. Opened
+    // here, private from its first byte, as storage opens every file of Tether's: a link or a
+    // FIFO in its place is refused (QProcess would follow the one and block on the other).
     logOffset_ = 0;
-    if (!config_.serviceLogPath.isEmpty()) {
-        QFile log(config_.serviceLogPath); // private from its first byte
-        if (log.open(QIODevice::Append)) {
-            log.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-            logOffset_ = log.size();
-        }
-        p->setStandardOutputFile(config_.serviceLogPath, QIODevice::Append);
-        p->setStandardErrorFile(config_.serviceLogPath, QIODevice::Append);
-    } else {
+    QFile log;
+    QString logError;
+    const bool logged = !config_.serviceLogPath.isEmpty() &&
+                        storage::openLogForAppend(log, config_.serviceLogPath, &logError);
+    if (!logError.isEmpty())
+        emit logLine(QStringLiteral("service output discarded: %1").arg(logError));
+    if (logged) logOffset_ = log.size();
+#ifdef Q_OS_UNIX
+    // The child gets the very file opened above as its stdout and stderr; and, contained, it
+    // leads a new session and process group, so its whole tree can be signalled.
+    const int logFd = logged ? log.handle() : -1;
+    const bool contain = config_.containment;
+    if (logged)
+        p->setProcessChannelMode(QProcess::ForwardedChannels);
+    else {
         p->setStandardOutputFile(QProcess::nullDevice());
         p->setStandardErrorFile(QProcess::nullDevice());
     }
-#ifdef Q_OS_UNIX
-    // The service leads a new session and process group: its whole tree can be signalled.
-    if (config_.containment) p->setChildProcessModifier([] { ::setsid(); });
+    if (logged || contain)
+        p->setChildProcessModifier([logFd, contain] {
+            if (logFd >= 0) {
+                ::dup2(logFd, STDOUT_FILENO);
+                ::dup2(logFd, STDERR_FILENO);
+            }
+            if (contain) ::setsid();
+        });
+#else
+    log.close(); // Windows opens it again by name: no FIFO there, and a link was refused
+    p->setStandardOutputFile(logged ? config_.serviceLogPath : QProcess::nullDevice(),
+                             QIODevice::Append);
+    p->setStandardErrorFile(logged ? config_.serviceLogPath : QProcess::nullDevice(),
+                            QIODevice::Append);
 #endif
     // Windows: its own console and process group (a graceful stop is CTRL_BREAK); contained, it
     // starts suspended and runs once it is in its job (onStarted).

@@ -99,6 +99,7 @@ QJsonObject ServiceStatus::toJson() const {
         {QStringLiteral("servicePath"), QJsonObject{{QStringLiteral("source"), servicePath.source},
                                                     {QStringLiteral("value"), servicePath.value},
                                                     {QStringLiteral("note"), servicePath.note}}},
+        {QStringLiteral("stateFileErrors"), QJsonArray::fromStringList(stateFileErrors)},
     };
 }
 

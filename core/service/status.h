@@ -112,6 +112,9 @@ struct ServiceStatus {
     // replace a service that stays silent, start again after a back-off. Invalid: nothing due.
     QDateTime replaceAt;
     QDateTime restartAt;
+    // Tether's own files it could not save (a full, read-only or immutable disk; a link or a
+    // FIFO in a file's place), one line each: the file keeps its last good contents meanwhile.
+    QStringList stateFileErrors;
 
     QJsonObject toJson() const;
 };

@@ -16,7 +16,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QNetworkAccessManager>
 
 #include <algorithm>
 #include <array>
@@ -159,7 +158,6 @@ Supervisor::Supervisor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config)) {
     if (!config_.clock) config_.clock = steadyClock();
-    nam_ = newLoopbackManager(this);
     status_.profile = config_.profile.dialect;
     status_.port = quint16(config_.profile.port);
     status_.installedVersion = config_.profile.installedVersion;
@@ -174,8 +172,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
                            ports_->stops, *ports_},
         config_.clock);
     status_.url = baseUrl().toString();
-    ActivityMonitor::Config stream; // the defaults, on this supervisor's manager and clock
-    stream.nam = nam_;
+    ActivityMonitor::Config stream; // the defaults, on this supervisor's clock
     stream.clock = config_.clock;
     stream.v2 = config_.profile.dialect == policy::Dialect::Opencode2;
     activity_ = std::make_unique<ActivityMonitor>(stream);
@@ -205,10 +202,9 @@ Supervisor::Supervisor(Config config, QObject *parent)
             feed(policy::Exited{svc->id, "pid " + std::to_string(svc->id.pid) + " exited"});
     });
     connect(&managedTimer_, &QTimer::timeout, this, [this] {
-        const QString path = ports_->registrations.managedPath();
-        QFile f(path);
-        const QByteArray content =
-            f.open(QIODevice::ReadOnly) ? f.read(kManagedRegistrationMaxBytes + 1) : QByteArray();
+        QByteArray content; // a FIFO in its place must not block: read as storage reads
+        storage::readSmallFile(ports_->registrations.managedPath(), kManagedRegistrationMaxBytes,
+                               &content, nullptr);
         if (content == managedStamp_) return; // unchanged: nothing to judge
         managedStamp_ = content;
         const ManagedRegistrationRead read = parseManagedRegistration(content);
@@ -220,7 +216,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
 }
 
 Supervisor::~Supervisor() {
-    activity_.reset(); // its reply belongs to nam_, which outlives it
+    activity_.reset(); // its stream and catch-up call back into this object
     // A plan under way finishes on its thread (StopRunner waits); a running child is released,
     // never killed by a destructor (ServiceLauncher).
     exec_.reset();
@@ -362,7 +358,7 @@ void Supervisor::prepareTerminals(policy::Terminals t, std::function<void()> don
         call.url = source.url.resolved(QUrl(QString::fromLatin1(route)));
         call.authorization = basicAuth(config_.profile.authUser, source.password);
         call.timeoutMs = 2000; // the clients' requestTimeout
-        sendHttp(nam_, call, this, std::move(then));
+        sendHttp(call, this, std::move(then));
     };
     auto publish = [this, sidecar, source](const PtyHandoffAnswer &answer) {
         QString error;
@@ -463,6 +459,12 @@ void Supervisor::setOrphans(const QList<OrphanStatus> &orphans) {
     emit statusChanged();
 }
 
+void Supervisor::setStateFileErrors(const QStringList &errors) {
+    if (status_.stateFileErrors == errors) return;
+    status_.stateFileErrors = errors;
+    emit statusChanged();
+}
+
 void Supervisor::refreshStatus() {
     const policy::SupervisionState &s = exec_->state();
     status_.state = policy::displayState(s);
@@ -503,14 +505,14 @@ namespace {
 
 // The lines the service wrote since `offset` (its last run), at most the last 64 KiB of them.
 std::vector<std::string> serviceOutputSince(const QString &path, qint64 offset) {
-    QFile f(path);
-    if (path.isEmpty() || !f.open(QIODevice::ReadOnly)) return {};
+    QFile f; // no link, no FIFO in its place (settings/storage.h)
+    if (path.isEmpty() || !storage::openForReading(f, path, nullptr)) return {};
     constexpr qint64 kTail = 64 * 1024;
     const qint64 from = std::max(offset, f.size() - kTail);
     // A rotation since the launch leaves the file shorter than the offset: read its start.
     f.seek(from > f.size() ? 0 : from);
     std::vector<std::string> lines;
-    for (const QByteArray &l : f.readAll().split('\n'))
+    for (const QByteArray &l : f.read(kTail).split('\n'))
         lines.push_back(QString::fromUtf8(l).toStdString());
     return lines;
 }
@@ -610,11 +612,15 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
         call.authorization = basicAuth(config_.profile.authUser, password);
     call.timeoutMs = int(p.timeoutMs);
     const std::uint64_t seq = p.seq;
+    ports_->registrations.retryWrite(); // one that a full disk kept out, once there is room
     const auto &svc = exec_->state().svc;
     // Only a pid Tether knows is the registered one: its own launched child before it
     // registers is not yet named by anything the service could answer about.
     const qint64 expectedPid = svc && !svc->managedId.empty() ? svc->id.pid : 0;
-    sendHttp(nam_, call, this, [this, seq, expectedPid](const HttpResult &r) {
+    // A connection of its own (service/http_client.h): no stream or other answer is ever ahead
+    // of a health check (one without newlines on Qt's shared HTTP thread starved the probes,
+    // and a healthy service was replaced).
+    sendHttp(call, this, [this, seq, expectedPid](const HttpResult &r) {
         const HealthVerdict v =
             r.transportOk ? judgeHealth(config_.profile.dialect, r.status, r.body, expectedPid)
                           : HealthVerdict{false, {}, 0, r.error, policy::Boot::Ready};

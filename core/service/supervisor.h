@@ -21,8 +21,6 @@
 #include <memory>
 #include <optional>
 
-class QNetworkAccessManager;
-
 namespace tether {
 
 namespace supervision {
@@ -70,7 +68,6 @@ public:
     const Config &config() const { return config_; }
     QUrl baseUrl() const;
     QByteArray authorization() const; // empty when the service needs none
-    QNetworkAccessManager *network() const { return nam_; }
     std::optional<os::Identity> serviceIdentity() const;
     const policy::SupervisionState &machine() const;
     // What the service is doing (its event stream); empty for a profile without one.
@@ -86,6 +83,9 @@ public:
     // The MCP view and the orphans are observed elsewhere (core/mcp) and kept in this one model.
     void setMcp(const QList<McpChildStatus> &rows);
     void setOrphans(const QList<OrphanStatus> &orphans);
+    // Tether's files that could not be saved (settings/storage.h's write observer, kept by the
+    // Runtime across Supervisors).
+    void setStateFileErrors(const QStringList &errors);
 
 public slots:
     void start();
@@ -128,7 +128,6 @@ private:
 
     Config config_;
     mutable ServiceStatus status_; // status() refreshes its activity ages
-    QNetworkAccessManager *nam_ = nullptr;
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;
     CrashCleanup crashCleanup_;

@@ -2,6 +2,7 @@
 
 #include "policy/supervision.h"
 #include "settings/argument_list.h"
+#include "settings/storage.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -12,6 +13,8 @@
 namespace tether {
 
 namespace {
+
+constexpr qsizetype kMaxArgumentsChars = 32767;
 
 // One row per setting: key, how to read it into Settings, how to write it back.
 struct Field {
@@ -150,6 +153,18 @@ const std::vector<Field> &fields() {
                   // QSettings gives a list for "a, b" and a string otherwise: one parser reads
                   // both, as the Settings dialog does (settings/argument_list.h).
                   const ArgumentList parsed = argumentsFromSetting(v);
+                  // Longer than a program can be given (Windows takes 32,767 characters; Linux
+                  // refuses one argument over 128 KiB): said here, against this key, rather
+                  // than by a launch that fails naming [service] program.
+                  if (const qsizetype length = joinArgumentList(parsed.arguments).size();
+                      length > kMaxArgumentsChars) {
+                      if (warning)
+                          *warning = QStringLiteral("%1 characters, more than the %2 a program "
+                                                    "can be given")
+                                         .arg(length)
+                                         .arg(kMaxArgumentsChars);
+                      return false;
+                  }
                   s.arguments = parsed.arguments;
                   if (!parsed.error.isEmpty() && warning) *warning = parsed.error;
                   return parsed.error.isEmpty();
@@ -281,8 +296,25 @@ QString defaultSettingsPath() {
            QStringLiteral("/tether.ini");
 }
 
+namespace {
+// A FIFO or a device in the settings file's place would hold QSettings in open() for good: it
+// is refused before Qt opens it. A link is followed: a person may keep the file elsewhere.
+QString unusableSettingsFile(const QString &file) {
+    if (!QFileInfo::exists(file)) return {};
+    QFile probe;
+    QString why;
+    return storage::openForReading(probe, file, &why, true) ? QString() : why;
+}
+} // namespace
+
 LoadedSettings loadSettings(const QString &path) {
     const QString file = path.isEmpty() ? defaultSettingsPath() : path;
+    if (const QString why = unusableSettingsFile(file); !why.isEmpty()) {
+        LoadedSettings defaults;
+        defaults.warnings
+            << QStringLiteral("settings file %1; every setting has its default").arg(why);
+        return defaults;
+    }
     QSettings ini(file, QSettings::IniFormat);
     QMap<QString, QVariant> values;
     for (const QString &key : ini.allKeys())
@@ -297,6 +329,10 @@ LoadedSettings loadSettings(const QString &path) {
 
 bool saveSettings(const QString &path, const Settings &s, QString *error) {
     const QString file = path.isEmpty() ? defaultSettingsPath() : path;
+    if (const QString why = unusableSettingsFile(file); !why.isEmpty()) {
+        if (error) *error = QStringLiteral("cannot write settings: %1").arg(why);
+        return false;
+    }
     QDir().mkpath(QFileInfo(file).absolutePath());
     QSettings ini(file, QSettings::IniFormat);
     const auto values = settingsToValues(s);

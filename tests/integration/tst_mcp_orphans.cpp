@@ -59,13 +59,13 @@ class TestMcpOrphans : public QObject {
     int port_ = 0;
     std::vector<os::Identity> spawned_; // every MCP child seen: cleaned up whatever happens
 
-    // The three MCP children with their pids, once the monitor has matched them all.
-    std::vector<os::Identity> waitForChildren() {
+    // The MCP children (three unless said) with their pids, once the monitor matched them all.
+    std::vector<os::Identity> waitForChildren(int count = 3) {
         std::vector<os::Identity> ids;
         const bool ok = QTest::qWaitFor(
             [&] {
                 const auto &rows = rig_.sup->status().mcp;
-                if (rows.size() != 3) return false;
+                if (rows.size() != count) return false;
                 ids.clear();
                 for (const McpChildStatus &r : rows) {
                     const auto id = os::identityOf(r.pid);
@@ -240,6 +240,77 @@ private slots:
         QCOMPARE(os::alive(*decoyId), os::Liveness::Alive);
         decoy.kill();
         decoy.waitForFinished();
+    }
+
+    // A demo service with one stubborn MCP child, and beside it the same MCP server as one that
+    // double-forked and called setsid: its service's command line, init for a parent, a session
+    // of its own, started while its service runs. The command names this test's own directory
+    // (--leak-while-file, leaking nothing): no other suite running beside it matches it.
+    std::optional<os::Identity> startWithADaemonisedMcp() {
+        const QString mine = rig_.dataDir->filePath(QStringLiteral("no-leak"));
+        Settings s = demoWithStubbornChildren(port_);
+        s.arguments =
+            QStringList{QStringLiteral("--mcp"), QStringLiteral("1"), QStringLiteral("--stubborn"),
+                        QStringLiteral("--mcp-leak-while-file"), mine};
+        make(s);
+        rig_.sup->start();
+        if (waitForChildren(1).size() != 1) return std::nullopt;
+        const QStringList command{test::tetherBin(),
+                                  QStringLiteral("demo-mcp"),
+                                  QStringLiteral("--name"),
+                                  QStringLiteral("demo-1"),
+                                  QStringLiteral("--stubborn"),
+                                  QStringLiteral("--leak-while-file"),
+                                  mine};
+        std::vector<std::string> argv;
+        for (const QString &a : command)
+            argv.push_back(a.toStdString());
+        const std::uint64_t before = os::startTimeNow();
+        QProcess fork;
+        fork.start(QStringLiteral("/usr/bin/setsid"), QStringList{QStringLiteral("-f")} + command);
+        if (!fork.waitForFinished(10000)) return std::nullopt; // util-linux's setsid
+        std::optional<os::Identity> daemon;
+        (void)QTest::qWaitFor(
+            [&] {
+                for (const os::ProcessInfo &p : os::snapshot())
+                    if (p.argv == argv && p.startTime >= before &&
+                        p.ppid != rig_.sup->status().pid && p.state != os::RunState::Zombie)
+                        daemon = os::Identity{p.pid, p.startTime};
+                return daemon.has_value();
+            },
+            10000);
+        if (daemon) spawned_.push_back(*daemon);
+        return daemon;
+    }
+
+    // Issue 26, 10: such a server was offered as a possible orphan while its service ran and
+    // answered, and `cleanup --yes` ended it while the status showed it connected.
+    void aLiveServicesDaemonisedMcpIsNoOrphan() {
+        const std::optional<os::Identity> daemon = startWithADaemonisedMcp();
+        QVERIFY(daemon);
+        const auto dry = cleanupAndWait(true);
+        for (const OrphanStatus &o : dry.found)
+            QVERIFY2(o.pid != daemon->pid,
+                     qPrintable(QStringLiteral("pid %1 of the live service offered as a %2 orphan")
+                                    .arg(o.pid)
+                                    .arg(o.kind)));
+        QCOMPARE(os::alive(*daemon), os::Liveness::Alive);
+    }
+
+    // Once its service is dead it is a possible orphan: the crash sweep keeps it (possible
+    // orphans wait for a person's yes), and the status lists it; it vanished from there before,
+    // only the log had it.
+    void possibleOrphansKeptByACrashSweepStayInTheStatus() {
+        const std::optional<os::Identity> daemon = startWithADaemonisedMcp();
+        QVERIFY(daemon);
+        QVERIFY(os::signalIdentity(*rig_.sup->serviceIdentity(), os::Signal::Kill));
+        const auto listed = [&] {
+            for (const OrphanStatus &o : rig_.sup->status().orphans)
+                if (o.pid == daemon->pid) return o.kind == QLatin1String("possible");
+            return false;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(listed(), qPrintable(rig_.dump()), 10000);
+        QCOMPARE(os::alive(*daemon), os::Liveness::Alive); // kept: no person said yes
     }
 
     void negativeControlWithoutContainmentAndCleanupOrphansSurvive() {

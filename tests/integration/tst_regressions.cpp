@@ -14,6 +14,7 @@
 #include "os/process.h"
 #include "settings/settings.h"
 #include "testsupport.h"
+#include "tether_rig.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -66,19 +67,6 @@ QStringList args(std::initializer_list<const char *> list) {
     QStringList out;
     for (const char *a : list)
         out << QString::fromLatin1(a);
-    return out;
-}
-
-// Processes (not zombies) that are the demo service for this port.
-QList<qint64> demoServicesOnPort(int port) {
-    QList<qint64> out;
-    for (const os::ProcessInfo &p : os::snapshot()) {
-        if (p.state == os::RunState::Zombie) continue;
-        const auto &a = p.argv;
-        for (size_t i = 0; i + 2 < a.size(); ++i)
-            if (a[i] == "demo-service" && a[i + 1] == "--port" && a[i + 2] == std::to_string(port))
-                out << p.pid;
-    }
     return out;
 }
 
@@ -343,14 +331,7 @@ class TestRegressions : public QObject {
 
     // Every live process carrying our tag (what this test started, directly or through Tether).
     QList<os::Identity> tagged() const {
-        QList<os::Identity> out;
-        const QByteArray needle = "TETHER_REGRESSION_TAG=" + tag_.toUtf8();
-        for (const os::ProcessInfo &p : os::snapshot()) {
-            if (p.state == os::RunState::Zombie || p.pid == os::currentPid()) continue;
-            const QByteArray environ = readFile(QStringLiteral("/proc/%1/environ").arg(p.pid));
-            if (environ.split('\0').contains(needle)) out << os::Identity{p.pid, p.startTime};
-        }
-        return out;
+        return test::taggedProcesses("TETHER_REGRESSION_TAG", tag_);
     }
 
     QString registrationFile() const { return dataDir_ + QStringLiteral("/service.json"); }
@@ -646,7 +627,7 @@ private slots:
         QVERIFY2(seen == QStringList{QStringLiteral("stopping")}, qPrintable(summary));
         QVERIFY2(ranAgain, qPrintable(summary));
         QVERIFY(test::absentOrZombie(old.pid));
-        QCOMPARE(demoServicesOnPort(port_).size(), 1);
+        QCOMPARE(test::demoServicesOnPort(port_).size(), 1);
     }
 
     // d. A registration naming a live process that does not own the port (a real pid + start
@@ -666,7 +647,7 @@ private slots:
                                       pidOf(lastStatus_) != decoyId.pid,
                                   qPrintable(dump()), 15000);
         const os::Identity launched = identity(pidOf(lastStatus_));
-        QCOMPARE(demoServicesOnPort(port_), QList<qint64>{launched.pid});
+        QCOMPARE(test::demoServicesOnPort(port_), QList<qint64>{launched.pid});
         QCOMPARE(qint64(registration().value(QLatin1String("pid")).toDouble()), launched.pid);
         QCOMPARE(cli({QStringLiteral("stop")}).exitCode, 0);
         QCOMPARE(waitForState({QStringLiteral("stopped")}), QStringLiteral("stopped"));
@@ -721,7 +702,7 @@ private slots:
         QElapsedTimer t, sinceFailed;
         t.start();
         while (t.elapsed() < 20000) {
-            for (qint64 pid : demoServicesOnPort(port_))
+            for (qint64 pid : test::demoServicesOnPort(port_))
                 if (!contenders.contains(pid)) contenders << pid;
             s = state(); // through setpriv: the control socket answers its own user only
             if (s == QLatin1String("failed") && !sinceFailed.isValid()) sinceFailed.start();
@@ -777,14 +758,14 @@ private slots:
                            .arg(portA)
                            .arg(dump())),
             10000);
-        QCOMPARE(demoServicesOnPort(portA).size(), 0);
-        QCOMPARE(demoServicesOnPort(portB), QList<qint64>{fresh});
+        QCOMPARE(test::demoServicesOnPort(portA).size(), 0);
+        QCOMPARE(test::demoServicesOnPort(portB), QList<qint64>{fresh});
         const QJsonObject reg = registration();
         QCOMPARE(qint64(reg.value(QLatin1String("pid")).toDouble()), fresh);
         QCOMPARE(int(reg.value(QLatin1String("port")).toDouble()), portB);
         QCOMPARE(cli({QStringLiteral("stop")}).exitCode, 0);
         QCOMPARE(waitForState({QStringLiteral("stopped")}), QStringLiteral("stopped"));
-        QTRY_VERIFY_WITH_TIMEOUT(demoServicesOnPort(portB).isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(test::demoServicesOnPort(portB).isEmpty(), 10000);
     }
 
     // g. A busy spell (missed probes, then answers again) is not a failure and must not restart
@@ -887,7 +868,7 @@ private slots:
                      QLatin1String("healthy"),
                  qPrintable(dump()));
         const os::Identity first = identity(pidOf(lastStatus_));
-        QCOMPARE(demoServicesOnPort(port_), QList<qint64>{first.pid});
+        QCOMPARE(test::demoServicesOnPort(port_), QList<qint64>{first.pid});
         QCOMPARE(httpGet(QStringLiteral("127.0.0.1"), port_, "/global/health"), -1); // ::1 only
         QTest::qWait(1000); // and it stays so: healthy, the same process
         QCOMPARE(state(), QStringLiteral("healthy"));
@@ -906,7 +887,7 @@ private slots:
                      QLatin1String("healthy"),
                  qPrintable(dump()));
         const qint64 pid = pidOf(lastStatus_);
-        QCOMPARE(demoServicesOnPort(port_), QList<qint64>{pid});
+        QCOMPARE(test::demoServicesOnPort(port_), QList<qint64>{pid});
         QVERIFY(!lastStatus_.value(QLatin1String("lastError"))
                      .toString()
                      .contains(QStringLiteral("held by")));
@@ -1162,7 +1143,7 @@ private slots:
                                     .arg(gaps.join(QStringLiteral(", ")), dump())));
         QTest::qWait(1500); // and it stays given up
         QCOMPARE(state(), QStringLiteral("failed"));
-        QVERIFY(demoServicesOnPort(port_).isEmpty());
+        QVERIFY(test::demoServicesOnPort(port_).isEmpty());
     }
 
     // l. Settings under which a single missed probe is fatal are rejected, naming the key.

@@ -319,7 +319,7 @@ private slots:
                                   qPrintable(rig_.dump()), kLong);
         QTRY_VERIFY2_WITH_TIMEOUT(rig_.state() == State::Failed, qPrintable(rig_.dump()), kLong);
         QVERIFY(!everHealthy);
-        QVERIFY(rig_.log.join(QLatin1Char('\n')).contains(expected));
+        QVERIFY2(rig_.log.join(QLatin1Char('\n')).contains(expected), qPrintable(rig_.dump()));
     }
 
     void missingBinaryIsAClearError() {

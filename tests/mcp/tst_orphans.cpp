@@ -88,6 +88,28 @@ bool planMentions(const SweepPlan &plan, os::Pid pid) {
 class TestOrphans : public QObject {
     Q_OBJECT
 private slots:
+    // A double-forked, setsid MCP server of the live service: init for a parent, its own
+    // session, started after the service. Never a possible orphan while that service runs
+    // (whether the service is tracked, or alive in the ledger); one that started before it is.
+    void nothingStartedSinceALiveServiceIsAPossibleOrphan() {
+        const os::Identity live{300, 1000};
+        std::vector<os::ProcessInfo> extra{proc(300, kSession, 300, 1000, {"opencode"}),
+                                           proc(301, kInit, 301, 1500, kDemo1), // its daemon
+                                           proc(302, kInit, 302, 800, kDemo1)}; // older
+        OrphanInput in = input(extra, {});
+        QCOMPARE(pidsOf(classifyOrphans(in), OrphanKind::Possible),
+                 (std::vector<os::Pid>{301, 302})); // nothing says it runs: both offered
+        in.liveServices = {live};
+        QCOMPARE(pidsOf(classifyOrphans(in), OrphanKind::Possible), std::vector<os::Pid>{302});
+        OrphanInput byLedger = input(extra, {}, os::Liveness::Alive);
+        byLedger.services = {{live, os::Liveness::Alive}};
+        QCOMPARE(pidsOf(classifyOrphans(byLedger), OrphanKind::Possible),
+                 std::vector<os::Pid>{302});
+        byLedger.services = {{live, os::Liveness::Gone}}; // once it is dead, both are
+        QCOMPARE(pidsOf(classifyOrphans(byLedger), OrphanKind::Possible),
+                 (std::vector<os::Pid>{301, 302}));
+    }
+
     void ancestorsStopAtInitAndStaleParents() {
         auto snap = baseSnapshot();
         QCOMPARE(ancestorsOf(kTether, snap), (std::vector<os::Pid>{kSession, kInit}));

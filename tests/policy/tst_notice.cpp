@@ -8,11 +8,11 @@
 using namespace tether::policy;
 
 namespace {
-constexpr NoticeKind kAll[] = {NoticeKind::Crashed,      NoticeKind::Restarted,
-                               NoticeKind::Recovered,    NoticeKind::GaveUp,
-                               NoticeKind::PortHeld,     NoticeKind::VersionMismatch,
-                               NoticeKind::Stale,        NoticeKind::OrphansFound,
-                               NoticeKind::McpResources, NoticeKind::Interrupted};
+constexpr NoticeKind kAll[] = {
+    NoticeKind::Crashed,     NoticeKind::Restarted,    NoticeKind::Recovered,
+    NoticeKind::GaveUp,      NoticeKind::PortHeld,     NoticeKind::VersionMismatch,
+    NoticeKind::Stale,       NoticeKind::OrphansFound, NoticeKind::McpResources,
+    NoticeKind::Interrupted, NoticeKind::StateNotSaved};
 }
 
 class TstNotice : public QObject {

@@ -142,6 +142,8 @@ private slots:
     void aStopThatLeavesAnUnverifiablePidSaysSo();
     void issue25b_aRetitledAdoptedServiceIsNotCalledStopped();
     void issue25c_aRefusedUpdateIsTriedAgain();
+    void aServiceLeftWhileStartingIsWaitedFor_data();
+    void aServiceLeftWhileStartingIsWaitedFor();
 };
 
 // ---- The random driver
@@ -757,3 +759,43 @@ void TestSupervisionModel::issue25c_aRefusedUpdateIsTriedAgain() {
 
 QTEST_GUILESS_MAIN(TestSupervisionModel)
 #include "tst_supervision_model.moc"
+
+// Issue 26, 7: Tether quits (or is killed) while the service it launched is still starting. The
+// next Tether found it alive but not on its port yet, dropped its registration and launched a
+// second service, which lost the port; the first was never managed again. Now it waits for it,
+// as the opencode 2.x path does, and adopts it. And the quit itself leaves it "starting" in the
+// log, not "healthy: left running" (11).
+void TestSupervisionModel::aServiceLeftWhileStartingIsWaitedFor_data() {
+    QTest::addColumn<bool>("killed");
+    QTest::newRow("quit") << false;
+    QTest::newRow("killed") << true;
+}
+
+void TestSupervisionModel::aServiceLeftWhileStartingIsWaitedFor() {
+    QFETCH(bool, killed);
+    World w(1, scenarioOptions());
+    w.nextSpec().startupDelay = 900; // listens 0.9 s after its start (deadline 1.2 s)
+    w.launchTether();
+    w.apply({Act::Start});
+    advanceUntil(
+        w, [&] { return w.exec()->state().svc && w.exec()->state().svc->id.startTime != 0; }, 500);
+    QVERIFY(w.exec()->state().svc);
+    const os::Identity first = w.exec()->state().svc->id;
+    QCOMPARE(w.exec()->display(), State::Starting);
+    w.advance(100);
+    w.apply({killed ? Act::TetherCrash : Act::QuitKeep});
+    QVERIFY(clean(w));
+    for (const std::string &line : w.log())
+        QVERIFY2(line.find("state healthy") == std::string::npos &&
+                     line.find("-> healthy") == std::string::npos,
+                 line.c_str()); // it never answered: nothing says healthy
+    QVERIFY(aliveId(w, first));
+    w.apply({Act::Start}); // the next Tether
+    advanceUntil(
+        w, [&] { return healthy(w); }, 4000);
+    QVERIFY(clean(w));
+    QVERIFY2(healthy(w), qPrintable(logTail(w.log())));
+    QCOMPARE(w.launches(), 1);
+    QCOMPARE(w.exec()->state().svc->id, first);
+    QVERIFY(!touched(w, sim::Role::Service));
+}

@@ -123,6 +123,29 @@ private slots:
         QVERIFY2(checked.contains(QStringLiteral("tether.log")), qPrintable(checked.join(' ')));
     }
 
+    // `tether status` made a shared TETHER_DATA_DIR private without a word (1777 -> 0700). A
+    // verb changes nothing now; a Tether refuses a directory others may write to, saying why,
+    // and leaves its mode as it found it.
+    void aSharedDataDirIsNeverChmoddedButRefused() {
+        const QString shared = root_->filePath(QStringLiteral("shared"));
+        QVERIFY(QDir().mkpath(shared));
+        QVERIFY(::chmod(QFile::encodeName(shared).constData(), 01777) == 0);
+        QProcessEnvironment e = env();
+        e.insert(QStringLiteral("TETHER_DATA_DIR"), shared);
+        const Run status = tether::test::runTether({QStringLiteral("status")}, e);
+        QCOMPARE(status.exitCode, 4);
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(shared).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(01777));
+        const Run start = tether::test::runTether(
+            {QStringLiteral("--headless"), QStringLiteral("--settings"), settingsPath_}, e);
+        QCOMPARE(start.exitCode, 1);
+        QVERIFY2(start.err.contains("writable by others"), start.err.constData());
+        QCOMPARE(::stat(QFile::encodeName(shared).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(01777));
+        QVERIFY(QDir(shared).isEmpty()); // nothing of Tether's left in it either
+    }
+
     void passwordOnlyInTheEnvironmentAndTheRegistration() {
         const QByteArray pw = password().toUtf8();
         const qint64 pid = servicePid();

@@ -7,7 +7,6 @@
 #include "testsupport.h"
 
 #include <QElapsedTimer>
-#include <QNetworkAccessManager>
 #include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -70,7 +69,6 @@ const QByteArray kAuth = basicAuth(QStringLiteral("opencode"), QStringLiteral("p
 
 class TestHostileHttp : public QObject {
     Q_OBJECT
-    QNetworkAccessManager *nam_ = nullptr;
 
     Outcome probe(const QUrl &url, qint64 maxBody = 64 * 1024) {
         HttpCall call;
@@ -81,7 +79,7 @@ class TestHostileHttp : public QObject {
         auto out = std::make_shared<Outcome>();
         QElapsedTimer t;
         t.start();
-        sendHttp(nam_, call, this, [out, t](const HttpResult &r) {
+        sendHttp(call, this, [out, t](const HttpResult &r) {
             out->done = true;
             out->result = r;
             out->elapsedMs = t.elapsed();
@@ -91,12 +89,6 @@ class TestHostileHttp : public QObject {
     }
 
 private slots:
-    void init() { nam_ = newLoopbackManager(this); }
-    void cleanup() {
-        delete nam_;
-        nam_ = nullptr;
-    }
-
     void hundredMegabyteBodyIsCutOffAtTheCap_data() {
         QTest::addColumn<bool>("declared");
         // Declared in Content-Length: refused on the headers, before the body is read.

@@ -45,6 +45,19 @@ private slots:
                                 << "abc.def.ghi";
         QTest::newRow("url") << "GET http://opencode:unknown-pw-6@127.0.0.1:4096/"
                              << "unknown-pw-6";
+        // Quoted values went out verbatim (issue 26): only unquoted ones were removed.
+        QTest::newRow("env double-quoted") << "ANTHROPIC_KEY=\"sk-ant-unknown-7 with space\""
+                                           << "sk-ant-unknown-7";
+        QTest::newRow("env single-quoted") << "export OPENAI_KEY='sk-unknown-8'"
+                                           << "sk-unknown-8";
+        QTest::newRow("argv double-quoted") << "opencode serve --password \"unknown pw 9\" --port 1"
+                                            << "unknown pw 9";
+        QTest::newRow("argv single-quoted") << "run --token 'unknown-tok-10'"
+                                            << "unknown-tok-10";
+        QTest::newRow("bare KEY") << "KEY=\"sk-unknown-11\""
+                                  << "sk-unknown-11";
+        QTest::newRow("quoted escape") << "SECRET=\"abc\\\"def-unknown-12\""
+                                       << "def-unknown-12";
     }
     void namedSecretsLoseTheirValue() {
         QFETCH(QString, text);
@@ -56,7 +69,8 @@ private slots:
 
     void theRestIsKept() {
         const QString text = QStringLiteral("state healthy -> not-responding: probe timed out\n"
-                                            "port 4096 is held by python3 (pid 1234)");
+                                            "port 4096 is held by python3 (pid 1234)\n"
+                                            "monkey business: keyboard layout \"us\"");
         QCOMPARE(redactSecrets(text, {QStringLiteral("unrelated-secret")}), text);
     }
 
@@ -72,6 +86,20 @@ private slots:
         qInfo("redacted %lld characters in %lld ms", qint64(text.size()), t.elapsed());
         QVERIFY(t.elapsed() < 2000);
         QVERIFY(!out.contains(QStringLiteral("hidden-value-77")));
+    }
+
+    void unclosedQuotesAreRedactedQuickly() {
+        QString text;
+        for (int i = 0; i < 20000; ++i)
+            text += QStringLiteral("KEY=\"x ");
+        text += QStringLiteral(" --password 'hidden-value-78'");
+        QElapsedTimer t;
+        t.start();
+        const QString out = redactSecrets(text, {});
+        qInfo("redacted %lld characters of unclosed quotes in %lld ms", qint64(text.size()),
+              t.elapsed());
+        QVERIFY(t.elapsed() < 2000);
+        QVERIFY(!out.contains(QStringLiteral("hidden-value-78")));
     }
 
     void secretNamesInTheEnvironment() {

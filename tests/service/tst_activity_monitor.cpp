@@ -55,6 +55,7 @@ public:
                         return;
                     }
                     send(R"({"payload":{"id":"evt_0","type":"server.connected","properties":{}}})");
+                    if (!afterConnect.isEmpty()) raw(afterConnect);
                 });
             }
         });
@@ -83,6 +84,7 @@ public:
     QHash<QByteArray, QByteArray> answers;
     int status = 200;
     int silentConnections = 0; // the first N connections answer but never send an event
+    QByteArray afterConnect;   // raw bytes each connection sends after server.connected
 };
 
 const QByteArray kBusy =
@@ -106,7 +108,6 @@ class TestActivityMonitor : public QObject {
 private:
     std::unique_ptr<ActivityMonitor> monitor(qint64 maxLine = 4 * 1024 * 1024) {
         ActivityMonitor::Config c;
-        c.nam = newLoopbackManager(this);
         c.clock = [this] { return clock; };
         c.maxLineBytes = maxLine;
         c.maxEventBytes = maxLine;
@@ -248,6 +249,21 @@ private slots:
         QTRY_VERIFY(m->connected());
         // The new stream knows nothing of before: the busy session is not kept stale.
         QVERIFY(!policy::isBusy(m->activity()));
+    }
+
+    // Every server.connected reset the back-off: a stream that says it and then sends one
+    // oversized line was fetched again every half second (65 times a minute with opencode's
+    // 500 ms); only a connection that held longer than the longest back-off starts it over.
+    void aConnectedEventDoesNotResetTheBackOff() {
+        FakeStream fake;
+        fake.afterConnect = "data: " + QByteArray(4096, 'x') + "\n"; // over the 1 KiB cap
+        auto m = monitor(1024); // back-off 50 ms doubling to 200 ms
+        m->follow(fake.url(), {}, "1@1");
+        QTest::qWait(2000);
+        // 50 + 100 + 200 + 200 ... ms apart: about 11 in 2 s; reset each time, 40.
+        QVERIFY2(fake.connections <= 14,
+                 qPrintable(QStringLiteral("%1 connections in 2 s").arg(fake.connections)));
+        QVERIFY2(fake.connections >= 4, "not tried again at all");
     }
 
     void anEndedStreamIsFollowedAgainWithBackOff() {

@@ -100,6 +100,27 @@ private slots:
         QCOMPARE(l.settings.timings.graceMs, 250); // the valid one is taken
     }
 
+    // A 300 KB `arguments` value was taken, and the launch then failed "(setting [service]
+    // program)": the key at fault is the one named, and its default is used.
+    void anOversizedArgumentsValueIsReportedAgainstItsKey() {
+        const QString huge = QStringLiteral("--x ") + QString(300 * 1024, QLatin1Char('a'));
+        const LoadedSettings l = settingsFromValues({
+            {QStringLiteral("service/arguments"), huge},
+            {QStringLiteral("service/program"), QStringLiteral("/usr/bin/true")},
+        });
+        QCOMPARE(l.problems.size(), 1);
+        QCOMPARE(l.problems.first().keys, QStringList{QStringLiteral("service/arguments")});
+        QVERIFY2(l.warnings.join(QLatin1Char('\n')).contains(QLatin1String("service/arguments")),
+                 qPrintable(l.warnings.join(QLatin1Char('\n')).left(300)));
+        QVERIFY(!l.warnings.join(QLatin1Char('\n')).contains(QLatin1String("service/program")));
+        QVERIFY(l.settings.arguments.isEmpty());
+        QCOMPARE(l.settings.program, QStringLiteral("/usr/bin/true"));
+        const QString fine = QStringLiteral("--x ") + QString(20 * 1024, QLatin1Char('a'));
+        QCOMPARE(settingsFromValues({{QStringLiteral("service/arguments"), fine}})
+                     .settings.arguments.size(),
+                 2);
+    }
+
     void fileRoundTripAndCommandLineOverride() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("tether.ini"));

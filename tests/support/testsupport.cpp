@@ -22,6 +22,9 @@ QString tetherBin() {
 QString testprocBin() {
     return requiredEnv("TETHER_TESTPROC");
 }
+QString hostileBin() {
+    return requiredEnv("TETHER_HOSTILE");
+}
 
 std::uint16_t freeLoopbackPort() {
     QTcpServer server;

@@ -14,6 +14,7 @@ namespace tether::test {
 // Fails the test run loudly (qFatal) when unset: a missing binary must never look like a pass.
 QString tetherBin();
 QString testprocBin();
+QString hostileBin(); // TETHER_HOSTILE: the misbehaving service (tests/support/hostile_service.cpp)
 
 // A TCP port on 127.0.0.1 that was free a moment ago (bound, read, released).
 std::uint16_t freeLoopbackPort();

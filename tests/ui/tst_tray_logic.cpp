@@ -6,6 +6,7 @@
 #include "tray/tray_click.h"
 #include "tray/tray_icons.h"
 #include "tray/tray_menu_model.h"
+#include "ui/format.h"
 
 #include <QApplication>
 #include <QDir>
@@ -370,6 +371,19 @@ private slots:
         r.status = status;
         r.pid = pid;
         return r;
+    }
+
+    // A record Tether could not save (a full disk) is in the tooltip and the status window's
+    // next steps whatever the state: the next start relies on it.
+    void anUnsavedRecordIsSaid() {
+        ServiceStatus st = statusIn(State::Healthy);
+        st.stateFileErrors << QStringLiteral(
+            "cannot write /d/service.json: No space left on device");
+        QVERIFY2(trayMenuModel(st, t0()).tooltip.contains(
+                     QStringLiteral("Not saved: cannot write /d/service.json")),
+                 qPrintable(trayMenuModel(st, t0()).tooltip));
+        QVERIFY(ui::nextStepText(st, t0()).contains(QStringLiteral("No space left on device")));
+        QVERIFY(trayMenuModel(st, t0()) != trayMenuModel(statusIn(State::Healthy), t0()));
     }
 
     void aFlaggedMcpServerIsMarkedAndOffersARestart() {
