@@ -1,6 +1,7 @@
 #include "mcp/mcp_monitor.h"
 
 #include "mcp/opencode_config.h"
+#include "supervision/os_process_table.h"
 #include "policy/notice.h"
 #include "service/managed_registration.h"
 #include "service/registration.h"
@@ -417,7 +418,7 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
     }
     const bool clean = s.orphansWhileRunning == policy::OrphanMode::Clean;
     // The service's own group is the stop plan's (core/supervision/stop_plan): this is what
-    // left the group, from the ledger.
+    // left the group, from the ledger, as core/supervision/orphan_cleanup.h decides it.
     struct Outcome {
         CleanupResult result;
         QElapsedTimer timer;
@@ -429,10 +430,13 @@ void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()
     const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
     const std::vector<os::Identity> services = knownServices();
+    const policy::OrphanMode mode = s.orphansWhileRunning;
     runSweep(
         [=] {
+            LedgerFileStore store(*ledger);
+            supervision::OsProcessTable table;
             outcome->result =
-                mcp::cleanup(*ledger, commands, policy::SweepOptions{}, !clean, config, services);
+                supervision::sweepAfterCrash(mode, store, commands, services, config, table).result;
         },
         [this, outcome, service, clean, done] {
             const SweepReport &report = outcome->result.report;
@@ -511,7 +515,7 @@ void McpMonitor::scanOnLaunch() {
     emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
                      .arg(r.orphans.size())
                      .arg(r.snapshot.size())
-                     .arg(double(r.elapsed.count()) / 1000.0, 0, 'f', 1));
+                     .arg(r.elapsedMs));
     if (r.orphans.empty()) return;
     if (mode == policy::OrphanMode::Clean) {
         cleanup(false, {}, false, [this](const CleanupSummary &summary) {
@@ -543,37 +547,21 @@ QString describeSweep(const SweepResult &r) {
 
 void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possibleConfirmed,
                          std::function<void(const CleanupSummary &)> done) {
-    struct Job {
-        ScanResult found;
-        std::vector<LedgerEntry> entries; // the ledger as the orphans were found
-        SweepReport report;
-        ScanResult after;
-    };
-    auto job = std::make_shared<Job>();
+    auto job = std::make_shared<supervision::ListedCleanup>();
     Ledger *ledger = ledger_.get();
     const auto commands = commandList();
     const std::vector<os::Identity> services = knownServices();
     const SweepConfig config{std::chrono::milliseconds(sup_->config().settings.orphanGraceMs),
                              std::chrono::milliseconds(2000)};
+    std::vector<os::Pid> listed;
+    for (qint64 pid : onlyPids)
+        listed.push_back(pid);
     runSweep(
         [=] {
-            job->found = scan(*ledger, commands, services);
-            if (!onlyPids.isEmpty()) {
-                auto &o = job->found.orphans;
-                o.erase(std::remove_if(o.begin(), o.end(),
-                                       [&](const policy::Orphan &x) {
-                                           return !onlyPids.contains(x.process.pid);
-                                       }),
-                        o.end());
-            }
-            job->entries = ledger->entries();
-            if (dryRun) return;
-            const policy::SweepPlan plan =
-                policy::planSweep(job->found.orphans, job->found.snapshot, job->found.self,
-                                  policy::SweepOptions{possibleConfirmed});
-            job->report = sweep(plan, config);
-            ledger->remove(job->report.gone());
-            job->after = scan(*ledger, commands, services); // what is still there stays listed
+            LedgerFileStore store(*ledger);
+            supervision::OsProcessTable table;
+            *job = supervision::cleanupListed(store, commands, services, listed, possibleConfirmed,
+                                              dryRun, config, table);
         },
         [this, job, dryRun, possibleConfirmed, done] {
             CleanupSummary out;

@@ -2,127 +2,86 @@
 
 #include "service/service_job.h"
 #include "supervision/os_process_table.h"
-#include "supervision/stop_plan.h"
 
-#include <QStringList>
 #include <QThread>
 
 namespace tether {
 
-QString pidList(const std::vector<os::Pid> &pids); // supervisor.cpp
+// Blocking work on a thread of its own (it may wait out a grace period), then() back on the
+// runner's thread. The runner waits for such threads before it is destroyed.
+class StopRunner::Threads : public supervision::Worker {
+public:
+    explicit Threads(QObject *owner)
+        : owner_(owner) {}
+    void run(std::function<void()> work, std::function<void()> then) override {
+        QThread *thread = QThread::create(std::move(work));
+        thread->setParent(owner_);
+        QObject::connect(thread, &QThread::finished, owner_, [thread, then] {
+            thread->deleteLater();
+            then();
+        });
+        thread->start();
+    }
+
+private:
+    QObject *owner_;
+};
+
+namespace {
+
+supervision::StopSequencePorts portsOf(StopRunner *runner, supervision::ProcessTable *table,
+                                       supervision::Worker *worker,
+                                       std::function<void(const policy::Event &)> feed,
+                                       std::function<std::shared_ptr<os::Job>()> job,
+                                       const StopRunner::OrphanSweep *sweep,
+                                       const StopRunner::TerminalStep *terminals) {
+    supervision::StopSequencePorts p;
+    p.table = table;
+    p.worker = worker;
+    p.terminals = [terminals](policy::Terminals t, std::function<void()> done) {
+        if (*terminals)
+            (*terminals)(t, std::move(done));
+        else
+            done();
+    };
+    // The job is taken on the runner's thread (the launcher's), ended on the worker.
+    p.jobEnder = [job](const policy::StopPlan &plan) -> std::function<supervision::JobEnd()> {
+        std::shared_ptr<os::Job> j = job();
+        if (!j) return {};
+        const std::chrono::milliseconds grace(plan.graceMs);
+        return [j, grace] {
+            supervision::JobEnd end;
+            end.ended = endServiceJob(j, grace, &end.emptied);
+            return end;
+        };
+    };
+    p.sweepOrphans = [sweep](const os::Identity &service, std::function<void()> done) {
+        if (*sweep)
+            (*sweep)(service, std::move(done));
+        else
+            done();
+    };
+    p.log = [runner](const std::string &line) {
+        emit runner->logLine(QString::fromStdString(line));
+    };
+    p.done = [feed](const policy::StopPlanDone &d) { feed(d); };
+    return p;
+}
+
+} // namespace
 
 StopRunner::StopRunner(std::function<void(const policy::Event &)> feed,
                        std::function<std::shared_ptr<os::Job>()> job, QObject *parent)
     : QObject(parent)
-    , feed_(std::move(feed))
-    , job_(std::move(job)) {
+    , threads_(std::make_unique<Threads>(this))
+    , table_(std::make_unique<supervision::OsProcessTable>())
+    , sequence_(portsOf(this, table_.get(), threads_.get(), std::move(feed), std::move(job),
+                        &sweep_, &terminals_)) {
 }
 
 StopRunner::~StopRunner() {
     for (QThread *t : findChildren<QThread *>())
         t->wait();
-}
-
-namespace {
-
-// Runs work() on a thread of its own (it may block for a grace period), then() back on the
-// owner's thread. The owner waits for such threads before it is destroyed.
-void offThread(QObject *owner, std::function<void()> work, std::function<void()> then) {
-    QThread *thread = QThread::create(std::move(work));
-    thread->setParent(owner);
-    QObject::connect(thread, &QThread::finished, owner, [thread, then] {
-        thread->deleteLater();
-        then();
-    });
-    thread->start();
-}
-
-} // namespace
-
-void StopRunner::run(const policy::RunStopPlan &run) {
-    busy_ = true;
-    if (terminals_ && run.plan.terminals != policy::Terminals::Untouched) {
-        terminals_(run.plan.terminals, [this, run] { signalAndSweep(run); });
-        return;
-    }
-    signalAndSweep(run);
-}
-
-void StopRunner::signalAndSweep(const policy::RunStopPlan &run) {
-    struct Outcome {
-        supervision::StopPlanReport report;
-        std::vector<os::Pid> jobEnded;
-        bool jobEmptied = true;
-        int pending = 2; // the group's grace and the orphan sweep run side by side
-    };
-    auto outcome = std::make_shared<Outcome>();
-    const policy::StopPlan plan = run.plan;
-    const std::shared_ptr<os::Job> job = plan.group ? job_() : nullptr;
-    auto done = [this, plan, outcome] {
-        if (--outcome->pending > 0) return;
-        const supervision::StopPlanReport &r = outcome->report;
-        if (!r.groupKilled.empty())
-            emit logLine(
-                QStringLiteral("  group %1 killed: %2").arg(plan.pgid).arg(pidList(r.groupKilled)));
-        if (!r.straysKilled.empty())
-            emit logLine(
-                QStringLiteral("  outside its group, killed: %1").arg(pidList(r.straysKilled)));
-        busy_ = false;
-        feed_(policy::StopPlanDone{r.refused(), r.detail});
-    };
-    offThread(
-        this,
-        [plan, job, outcome] {
-            supervision::OsProcessTable table;
-            outcome->report = supervision::beginStopPlan(plan, table);
-            // Windows: what is left in its job (POSIX: the group step), gone before the relaunch.
-            if (!outcome->report.refused())
-                outcome->jobEnded = endServiceJob(job, std::chrono::milliseconds(plan.graceMs),
-                                                  &outcome->jobEmptied);
-        },
-        [this, plan, outcome, done] {
-            const supervision::StopPlanReport &r = outcome->report;
-            if (plan.terminate)
-                emit logLine(QStringLiteral("pid %1: %2%3")
-                                 .arg(plan.service.pid)
-                                 .arg(QLatin1String(os::toString(r.service)))
-                                 .arg(r.detail.empty() ? QString()
-                                                       : QStringLiteral(" (%1)").arg(
-                                                             QString::fromStdString(r.detail))));
-            if (!r.straysTermed.empty()) {
-                std::vector<os::Pid> pids;
-                for (const os::Identity &id : r.straysTermed)
-                    pids.push_back(id.pid);
-                emit logLine(
-                    QStringLiteral("  outside its group, terminating pid %1").arg(pidList(pids)));
-            }
-            if (!r.groupTermed.empty())
-                emit logLine(QStringLiteral("  group %1 signalled: %2")
-                                 .arg(plan.pgid)
-                                 .arg(pidList(r.groupTermed)));
-            else if (plan.group && !r.groupSkipped.empty())
-                emit logLine(QStringLiteral("  group %1 not signalled: %2")
-                                 .arg(plan.pgid)
-                                 .arg(QString::fromStdString(r.groupSkipped)));
-            if (!outcome->jobEnded.empty())
-                emit logLine(QStringLiteral("  job ended: %1%2")
-                                 .arg(pidList(outcome->jobEnded))
-                                 .arg(outcome->jobEmptied
-                                          ? QString()
-                                          : QStringLiteral(" (still not empty after %1 ms)")
-                                                .arg(plan.graceMs)));
-            offThread(
-                this,
-                [plan, outcome] {
-                    supervision::OsProcessTable table;
-                    supervision::finishStopPlan(plan, table, outcome->report);
-                },
-                done);
-            if (plan.orphans && sweep_ && !r.refused())
-                sweep_(plan.service, done);
-            else
-                done();
-        });
 }
 
 } // namespace tether

@@ -79,13 +79,6 @@ QString q(const std::string &s) {
 
 } // namespace
 
-QString pidList(const std::vector<os::Pid> &pids) {
-    QStringList out;
-    for (os::Pid p : pids)
-        out << QString::number(p);
-    return out.join(QLatin1Char(' '));
-}
-
 // Every port the executor needs, carried out with Qt and the OS layer; answers are fed back.
 class Supervisor::Ports : public supervision::Scheduler,
                           public supervision::Prober,

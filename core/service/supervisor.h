@@ -38,8 +38,6 @@ struct ProbeSample {
     policy::State state = policy::State::Stopped;
 };
 
-// "12 34 56": the pids a group signal reached, for the log that accounts for every signal.
-QString pidList(const std::vector<os::Pid> &pids);
 
 class Supervisor : public QObject {
     Q_OBJECT

@@ -341,8 +341,9 @@ void scan() {
         t.start();
         const auto snap = os::snapshot();
         bestSnap = std::min(bestSnap, double(t.nsecsElapsed()) / 1e6);
+        t.restart();
         const mcp::ScanResult r = mcp::scan(ledger, {mcpCommand});
-        best = std::min(best, double(r.elapsed.count()) / 1000.0);
+        best = std::min(best, double(t.nsecsElapsed()) / 1e6);
         orphans = r.orphans.size();
         seen = r.snapshot.size();
     }
