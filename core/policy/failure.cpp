@@ -78,12 +78,14 @@ std::string exitCodeMeaning(int code) {
     case 1:
         return "general error";
     case 2:
+    case 64: // EX_USAGE
         return "bad arguments";
     case 78:
         return "configuration error";
     case 126:
         return "the program cannot be executed";
     case 127:
+    case 9009: // cmd.exe
         return "command not found";
     default:
         break;
@@ -172,6 +174,41 @@ std::vector<std::string> relevantLines(const std::vector<std::string> &lines, st
     if (at == std::string::npos) return lastLines(lines, max);
     return lastLines(
         std::vector<std::string>(lines.begin(), lines.begin() + std::ptrdiff_t(at) + 1), max);
+}
+
+const char *toString(FixFirst f) {
+    switch (f) {
+    case FixFirst::Arguments:
+        return "arguments";
+    case FixFirst::Program:
+        return "program";
+    case FixFirst::Nothing:
+        break;
+    }
+    return "";
+}
+
+FixFirst fixFirst(const ExitFacts &e) {
+    if (e.crashed || e.ranMs < 0 || e.ranMs >= kStoppedAtOnceMs) return FixFirst::Nothing;
+    switch (static_cast<unsigned int>(e.code)) {
+    case 0xC0000135u: // a DLL it needs was not found
+    case 0xC0000139u: // an entry point was not found in a DLL
+        return FixFirst::Program;
+    default:
+        break;
+    }
+    switch (e.code) {
+    case 2:  // bad arguments (getopt, QCommandLineParser, Python's argparse)
+    case 64: // EX_USAGE
+    case 78: // EX_CONFIG
+        return FixFirst::Arguments;
+    case 126:  // found but cannot be executed
+    case 127:  // command not found (a shell or a wrapper script said so)
+    case 9009: // cmd.exe: "is not recognized as an internal or external command"
+        return FixFirst::Program;
+    default:
+        return FixFirst::Nothing;
+    }
 }
 
 std::string describeFailure(const FailureFacts &f) {

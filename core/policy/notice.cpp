@@ -15,6 +15,7 @@ constexpr Name kNames[] = {
     {NoticeKind::Recovered, "recovered"},
     {NoticeKind::GaveUp, "gave-up"},
     {NoticeKind::PortHeld, "port-held"},
+    {NoticeKind::MustFix, "must-fix"},
     {NoticeKind::VersionMismatch, "version-mismatch"},
     {NoticeKind::Stale, "stale"},
     {NoticeKind::OrphansFound, "orphans-found"},
@@ -46,6 +47,7 @@ NoticeSeverity severityOf(NoticeKind k) {
     switch (k) {
     case NoticeKind::GaveUp:
     case NoticeKind::PortHeld:
+    case NoticeKind::MustFix:
         return NoticeSeverity::Critical;
     case NoticeKind::Crashed:
     case NoticeKind::VersionMismatch:
@@ -87,6 +89,8 @@ std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile) {
         return s + " keeps failing; Tether stopped restarting it";
     case NoticeKind::PortHeld:
         return s + " cannot start: another program uses its port";
+    case NoticeKind::MustFix:
+        return s + " cannot start with these settings";
     case NoticeKind::VersionMismatch:
         return s + " runs another version than the one installed";
     case NoticeKind::Stale:
@@ -147,7 +151,8 @@ bool mayNotify(const NoticeHistory &h, NoticeKind k) {
 NoticeHistory afterShown(NoticeHistory h, NoticeKind k) {
     if (k == NoticeKind::Crashed) h.troubleShown = true;
     // Told, or overtaken by worse news: either way no "running again" is owed any more.
-    if (isGoodNews(k) || k == NoticeKind::GaveUp || k == NoticeKind::PortHeld)
+    if (isGoodNews(k) || k == NoticeKind::GaveUp || k == NoticeKind::PortHeld ||
+        k == NoticeKind::MustFix)
         h.troubleShown = false;
     return h;
 }

@@ -17,6 +17,7 @@ enum class NoticeKind {
     Recovered,       // a service that missed probes answers again
     GaveUp,          // the restart budget is spent: Failed
     PortHeld,        // another program holds the service's port: Failed
+    MustFix,         // its arguments or program must change first (policy/failure.h): Failed
     VersionMismatch, // the service runs another version than the installed one
     Stale,           // a registration named a process that is gone or another one: dropped
     OrphansFound,    // MCP processes of a dead service wait for a person's decision

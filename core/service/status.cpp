@@ -14,6 +14,7 @@ QJsonObject FailureStatus::toJson() const {
         {QStringLiteral("portHeld"), portHeld},
         {QStringLiteral("portHolder"), portHolder},
         {QStringLiteral("freePort"), freePort},
+        {QStringLiteral("fix"), QString::fromLatin1(policy::toString(fix))},
     };
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "policy/dialect.h"
+#include "policy/failure.h"
 #include "policy/notice.h"
 #include "policy/state.h"
 #include "service/login_path.h"
@@ -83,6 +84,9 @@ struct FailureStatus {
     bool portHeld = false;  // the port is the cause
     QString portHolder;     // "python3 (pid 1234)", "Windows (excluded range ...)"
     quint16 freePort = 0;   // suggestion, 0 = none
+    // A setting a person must change first: Tether did not retry (policy/failure.h fixFirst).
+    policy::FixFirst fix = policy::FixFirst::Nothing;
+    std::optional<policy::ExitFacts> exit; // how the service's last process ended, when seen
 
     bool isEmpty() const { return cause.isEmpty() && serviceLog.isEmpty(); }
     QJsonObject toJson() const;

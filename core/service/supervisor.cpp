@@ -423,6 +423,8 @@ void Supervisor::refreshFailure() {
         facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());
     FailureStatus out;
     out.logPath = config_.serviceLogPath;
+    out.fix = exec_->state().fixFirst;
+    out.exit = lastExit_;
     // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
     const PortExamination port = examinePort(quint16(config_.profile.port), 0);
     if (port.diagnosis.isCause) {
