@@ -4,6 +4,7 @@
 #include "shell/cli.h"
 #include "shell/console.h"
 #include "shell/runtime.h"
+#include "i18n.h"
 #include "shell/unix_signals.h"
 #include "tray/tray_app.h"
 
@@ -128,6 +129,7 @@ int main(int argc, char **argv) {
 
     if (headless) {
         QCoreApplication app(argc, argv);
+        tether::i18n::install(&app); // what a verb prints; the log stays in English
         // Verbs, help and version print to the shell that ran us (tether.exe is a GUI program
         // on Windows). --headless alone stays off that console: closing it would end us.
 #if defined(TETHER_CONSOLE_EXE)
@@ -141,6 +143,7 @@ int main(int argc, char **argv) {
 
     QApplication app(argc, argv);
     QApplication::setQuitOnLastWindowClosed(false);
+    tether::i18n::install(&app);
     const MainOptions options = parseMainOptions(app, false);
     tether::Runtime runtime({options.settingsPath, false});
     QString error;
