@@ -109,7 +109,10 @@ public:
         QObject::connect(&launcher, &ServiceLauncher::logLine, s, &Supervisor::logLine);
         QObject::connect(&stops, &StopRunner::logLine, s, &Supervisor::logLine);
         QObject::connect(&launcher, &ServiceLauncher::childExited, s,
-                         [s](const policy::ExitFacts &e) { s->lastExit_ = e; });
+                         [s](const policy::ExitFacts &e) {
+                             s->lastExit_ = e;
+                             s->status_.lastExit = e;
+                         });
     }
 
     void start(policy::Timer t, Ms delayMs) override {
@@ -425,11 +428,27 @@ void Supervisor::refreshFailure() {
     out.logPath = config_.serviceLogPath;
     out.fix = exec_->state().fixFirst;
     out.exit = lastExit_;
+    out.program = config_.profile.program;
+    // The restart budget spent: Tether gave up after these.
+    const policy::RestartBudget &budget = exec_->state().budget;
+    if (out.fix == policy::FixFirst::Nothing &&
+        int(budget.failures.size()) >= config_.settings.timings.burst) {
+        out.failedStarts = int(budget.failures.size());
+        out.withinMs = config_.settings.timings.burstWindowMs;
+    }
     // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
     const PortExamination port = examinePort(quint16(config_.profile.port), 0);
     if (port.diagnosis.isCause) {
         facts.portCause = port.diagnosis.cause;
         out.portHeld = true;
+        out.portBlock = port.diagnosis.block;
+        for (const std::string &name : port.diagnosis.holderNames)
+            out.portHolderNames << q(name);
+        out.port = quint16(config_.profile.port);
+        if (port.diagnosis.excludedRange)
+            out.reservedRange = QStringLiteral("%1-%2")
+                                    .arg(port.diagnosis.excludedRange->first)
+                                    .arg(port.diagnosis.excludedRange->last);
         out.portHolder = q(port.diagnosis.holder);
         out.freePort = port.freePort;
     }
@@ -516,6 +535,7 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
 
 void Supervisor::start() {
     lastExit_.reset(); // a new attempt: an earlier run's exit no longer explains anything
+    status_.lastExit.reset();
     feed(policy::StartRequested{});
 }
 
