@@ -23,14 +23,14 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
 }
 
 void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColour) {
+    stateLine_ = m.statusLine;
     status_->setText(QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>")
                          .arg(stateColour.name(), m.statusLine.toHtmlEscaped()));
     detail_->setText(m.detailLine);
     detail_->setVisible(!m.detailLine.isEmpty());
     // What it does (working), or why it failed: plain text, as readable as the status line.
-    const QString third = m.activityLine.isEmpty() ? m.failureLine : m.activityLine;
-    activity_->setText(third);
-    activity_->setVisible(!third.isEmpty());
+    activity_->setText(m.thirdLine);
+    activity_->setVisible(!m.thirdLine.isEmpty());
 }
 
 QSize MenuStatusWidget::sizeHint() const {
@@ -40,7 +40,7 @@ QSize MenuStatusWidget::sizeHint() const {
 }
 
 QString MenuStatusWidget::statusText() const {
-    QStringList lines{status_->text()};
+    QStringList lines{stateLine_};
     for (QLabel *l : {detail_, activity_})
         if (!l->isHidden()) lines << l->text();
     return lines.join(QLatin1Char('\n'));

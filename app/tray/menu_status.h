@@ -20,10 +20,11 @@ public:
     // Its one width, and the height its wrapped lines take at that width (the menu asks this).
     QSize sizeHint() const override;
 
-    QString statusText() const; // what the lines say, for tests
+    QString statusText() const; // what the lines say, in plain text (tests, screen readers)
     QLabel *statusLabel() const { return status_; }
 
 private:
+    QString stateLine_;
     QLabel *status_ = nullptr;
     QLabel *detail_ = nullptr;
     QLabel *activity_ = nullptr;
