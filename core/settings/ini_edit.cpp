@@ -69,12 +69,13 @@ QByteArray editIni(const QByteArray &text, const QList<IniChange> &changes) {
                                     : QString();
         const QString key = change.first.section(QLatin1Char('/'), -1);
         bool done = false;
-        int lastOfSection = -1;
-        bool headerSeen = section.isEmpty();
+        int header = -1;  // the section's header line
+        int lastKey = -1; // its last key's line
         for (int i = 0; i < lines.size(); ++i) {
             if (!sameSection(lines[i].section, section)) continue;
-            headerSeen = true;
-            lastOfSection = i;
+            if (header < 0 && lines[i].key.isEmpty()) header = i;
+            if (lines[i].key.isEmpty()) continue;
+            lastKey = i;
             if (lines[i].key != key) continue;
             // In place: its indentation, and its comment after the value, stay.
             const QString &raw = lines[i].text;
@@ -94,12 +95,9 @@ QByteArray editIni(const QByteArray &text, const QList<IniChange> &changes) {
         }
         if (done) continue;
         const Line added{key + QLatin1Char('=') + change.second, section, key};
-        if (headerSeen && lastOfSection >= 0) {
-            // After the section's last key (not after the blank lines that end it).
-            int at = lastOfSection;
-            while (at > 0 && lines[at].key.isEmpty() && lines[at].text.trimmed().isEmpty())
-                --at;
-            lines.insert(at + 1, added);
+        if (lastKey >= 0 || header >= 0) {
+            // After the section's last key (before the blank lines and comments that follow).
+            lines.insert((lastKey >= 0 ? lastKey : header) + 1, added);
         } else {
             if (!lines.isEmpty() && !lines.last().text.trimmed().isEmpty())
                 lines << Line{QString(), QString(), QString()};
