@@ -234,7 +234,13 @@ void Supervisor::followActivity() {
     const bool follow = !config_.profile.eventPath.isEmpty() && s.svc && s.svc->id.pid > 0 &&
                         s.phase != policy::Phase::Released;
     if (!follow) {
-        if (!activity_->url().isEmpty()) activity_->stopFollowing();
+        // Why, in the log's words: the service went (stopped, crashed, replaced) or was let go.
+        if (!activity_->url().isEmpty())
+            activity_->stopFollowing(
+                s.phase == policy::Phase::Released
+                    ? QStringLiteral("Tether let the service go (quit)")
+                    : QStringLiteral("the service is gone (%1)")
+                          .arg(s.reason.empty() ? QStringLiteral("stopped") : q(s.reason)));
         refreshActivityStatus();
         return;
     }
