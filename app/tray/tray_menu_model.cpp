@@ -86,7 +86,10 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     const QString failure = ui::failureText(st);
     // Its own line, wrapped to the menu's width and cut beyond two of its lines: appended to the
     // status line it made the menu wider than an 800-pixel screen (seen under Xvfb).
-    m.thirdLine = twoLines(st.state == State::Failed ? failure : activity);
+    // Long tool names: one named, the others counted, rather than a name cut in its middle.
+    const QString shortActivity =
+        activity.size() <= 2 * kMenuStatusChars ? activity : ui::activityText(st, 1);
+    m.thirdLine = twoLines(st.state == State::Failed ? failure : shortActivity);
 
     m.tooltip = Words::tr("Tether: %1").arg(m.statusLine);
     if (!m.detailLine.isEmpty()) m.tooltip += QLatin1Char('\n') + m.detailLine;

@@ -43,7 +43,7 @@ QString toolNames(const QList<RunningToolStatus> &tools, int most) {
         .arg(QStringList(names.mid(0, most)).join(Words::tr(", ")));
 }
 
-QString activityText(const ServiceStatus &st) {
+QString activityText(const ServiceStatus &st, int most) {
     if (!serving(st.state)) return QString();
     const ActivityStatus &a = st.activity;
     if (a.runningTools.size() == 1)
@@ -51,7 +51,7 @@ QString activityText(const ServiceStatus &st) {
             .arg(toolNames(a.runningTools), durationText(a.runningTools.first().runningMs));
     if (!a.runningTools.isEmpty())
         return Words::tr("Running %n tools: %1", nullptr, int(a.runningTools.size()))
-            .arg(toolNames(a.runningTools));
+            .arg(toolNames(a.runningTools, most));
     if (a.busySessions > 0) return Words::tr("Working on %n request(s)", nullptr, a.busySessions);
     return QString();
 }

@@ -17,8 +17,9 @@ QString serviceNameText(const std::optional<policy::Dialect> &profile);
 // "bash", "bash and read", "bash, read and 2 more": tools by name, the rest counted.
 QString toolNames(const QList<RunningToolStatus> &tools, int most = 2);
 // What the service is doing, when it works: "Running a tool: bash (45 s)", "Running 3 tools:
-// bash, read and 1 more", "Working on 2 requests". Empty when idle, unseen or not serving.
-QString activityText(const ServiceStatus &st);
+// bash, read and 1 more" (tools named at most `most`), "Working on 2 requests". Empty when idle,
+// unseen or not serving.
+QString activityText(const ServiceStatus &st, int most = 2);
 // What the last replacement or stop cut short: "bash was cut short at 14:02." Empty if nothing.
 QString interruptedText(const InterruptedStatus &i);
 

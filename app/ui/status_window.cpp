@@ -145,7 +145,6 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     buttons->addWidget(cleanup_); // at the end: it comes and goes without moving the others
     details_ = new QCheckBox(tr("Show &details"));
     details_->setToolTip(tr("Process IDs, and the events as the log has them"));
-    buttons->addWidget(details_);
     connect(start_, &QPushButton::clicked, this, &StatusWindow::startRequested);
     connect(stop_, &QPushButton::clicked, this, &StatusWindow::stopRequested);
     connect(restart_, &QPushButton::clicked, this, &StatusWindow::restartRequested);
@@ -159,6 +158,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
 
     tabs_ = new QTabWidget;
     tabs_->setAccessibleName(tr("Details of the service"));
+    tabs_->setCornerWidget(details_, Qt::TopRightCorner); // what it shows more of
     mcpStack_ = new QStackedWidget;
     mcp_ = new QTableWidget(0, ColumnCount);
     mcp_->setAccessibleName(tr("MCP servers"));
@@ -179,8 +179,9 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     mcp_->setWordWrap(false);
     mcpEmpty_ = new QLabel;
     mcpEmpty_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    // One short sentence, not wrapped: a wrapped label makes the tabs height-for-width, and the
+    // scroll area then sized the window's content by their preferred height (a scroll bar).
     mcpEmpty_->setMargin(mcpEmpty_->fontMetrics().height());
-    mcpEmpty_->setWordWrap(true);
     mcpStack_->addWidget(mcp_);
     mcpStack_->addWidget(mcpEmpty_);
     tabs_->addTab(mcpStack_, tr("&MCP servers"));

@@ -217,6 +217,26 @@ private slots:
                                 .arg(scroll->widget()->height())
                                 .arg(scroll->viewport()->height())));
         w.grab().save(outDir() + QStringLiteral("/offscreen-status-not-responding-624x352.png"));
+        // Failed, with the service's twelve last lines and its remedies, after three MCP rows:
+        // the same room, no scroll bar.
+        f.status.state = State::Failed;
+        f.status.failure.fix = policy::FixFirst::Arguments;
+        f.status.failure.errorLine = QStringLiteral("Unknown option 'bogus'.");
+        f.status.failure.logPath = QStringLiteral("/x/service.log");
+        f.status.failure.cause = QStringLiteral("the service stopped at once");
+        for (int i = 0; i < 12; ++i)
+            f.status.failure.serviceLog << QStringLiteral("line %1").arg(i);
+        f.status.mcp.clear();
+        w.refresh();
+        QApplication::processEvents();
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        QVERIFY2(!scroll->verticalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("failed: content %1 high in %2")
+                                .arg(scroll->widget()->height())
+                                .arg(scroll->viewport()->height())));
+        w.grab().save(outDir() + QStringLiteral("/offscreen-status-failed-624x352.png"));
+        f.status.state = State::NotResponding;
+        f.status.failure = FailureStatus{};
         f.status.state = State::Healthy;
         f.status.orphans.clear();
         QCOMPARE(ui::nextStepText(f.status, now0()),
