@@ -103,6 +103,7 @@ struct FailureStatus {
 
     bool isEmpty() const { return cause.isEmpty() && serviceLog.isEmpty(); }
     QJsonObject toJson() const;
+    static FailureStatus fromJson(const QJsonObject &o);
 };
 
 struct ServiceStatus {
@@ -132,6 +133,9 @@ struct ServiceStatus {
     QDateTime restartAt;
 
     QJsonObject toJson() const;
+    // What toJson wrote, back (the CLI reads the running Tether's answer with it, to say it in
+    // the same words as the tray); what JSON does not carry is left at its default.
+    static ServiceStatus fromJson(const QJsonObject &o);
 };
 
 } // namespace tether
