@@ -21,7 +21,8 @@ std::optional<bool> systemPanelIsLight();
 
 // The desktop asks for reduced motion: Windows' "Show animations in Windows" off
 // (SPI_GETCLIENTAREAANIMATION); KDE's animation speed set to instant (kdeglobals
-// AnimationDurationFactor=0); GNOME's or GTK's animations off. Read once: the answer is kept.
+// AnimationDurationFactor=0); GNOME's or GTK's animations off; TETHER_REDUCED_MOTION=1 (or 0)
+// says it for a desktop Tether cannot read. The desktop is asked once: its answer is kept.
 bool reducedMotion();
 
 } // namespace tether

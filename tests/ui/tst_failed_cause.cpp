@@ -71,7 +71,7 @@ class TestFailedCause : public QObject {
     std::unique_ptr<Runtime> runtime_;
     std::unique_ptr<TrayApp> tray_;
 
-    void start(int port, const QString &arguments) {
+    void start(int port, const QString &arguments, int probeIntervalMs = 200) {
         ini_ = dir_->filePath(QStringLiteral("tether.ini"));
         QSettings ini(ini_, QSettings::IniFormat);
         ini.setValue(QStringLiteral("service/profile"), QStringLiteral("demo"));
@@ -81,7 +81,8 @@ class TestFailedCause : public QObject {
         ini.setValue(QStringLiteral("service/arguments"), arguments);
         ini.setValue(QStringLiteral("recovery/backoffInitialMs"), 20);
         ini.setValue(QStringLiteral("recovery/backoffMaxMs"), 40);
-        ini.setValue(QStringLiteral("probe/intervalMs"), 200);
+        ini.setValue(QStringLiteral("probe/intervalMs"), probeIntervalMs);
+        ini.setValue(QStringLiteral("recovery/windowMs"), std::max(30000, 2 * probeIntervalMs));
         ini.setValue(QStringLiteral("app/stopServiceOnQuit"), true);
         ini.sync();
         runtime_ = std::make_unique<Runtime>(Runtime::Options{ini_, false});
@@ -236,6 +237,42 @@ private slots:
             int(offered));
         QVERIFY(foreign.isListening()); // the other program was left alone
         QTRY_VERIFY(!statusWindow() || !statusWindow()->failurePanel()->isVisible());
+    }
+
+    // Issue 27 (2): the icon's set follows the panel, and is drawn again when the desktop's
+    // theme changes (it changed only with the state).
+    void theIconFollowsTheDesktopsTheme() {
+        // Probes a minute apart: no change of the service's redraws the icon meanwhile.
+        start(test::freeLoopbackPort(), QString(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy, kLong);
+        QTRY_VERIFY(tray_->iconKeyShown().startsWith(QStringLiteral("healthy@light")));
+        // Nothing of the service's reaches the tray meanwhile: only the theme's change can.
+        const QSignalBlocker quiet(runtime_.get());
+        const QPalette before = QApplication::palette();
+        QPalette dark = before;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x21, 0x24));
+        dark.setColor(QPalette::WindowText, Qt::white);
+        QApplication::setPalette(dark); // what a desktop's switch to dark does
+        QTRY_VERIFY2(tray_->iconKeyShown().startsWith(QStringLiteral("healthy@dark")),
+                     qPrintable(tray_->iconKeyShown()));
+        QApplication::setPalette(before);
+        QTRY_VERIFY(tray_->iconKeyShown().startsWith(QStringLiteral("healthy@light")));
+    }
+
+    // Issue 27 (2): starting moves briefly (its arch is drawn); not when the desktop asks for
+    // less motion.
+    void startingMovesUnlessLessMotionIsAsked() {
+        for (const char *reduced : {"0", "1"}) {
+            qputenv("TETHER_REDUCED_MOTION", reduced);
+            start(test::freeLoopbackPort(), QStringLiteral("--slow-start 3000"));
+            QTRY_VERIFY(status().state == State::Starting);
+            QTRY_VERIFY(tray_->iconKeyShown().startsWith(QStringLiteral("starting")));
+            const bool moving = tray_->iconKeyShown().endsWith(QStringLiteral("~moving"));
+            QVERIFY2(moving == (QByteArray(reduced) == "0"), qPrintable(tray_->iconKeyShown()));
+            cleanup();
+            init();
+        }
+        qunsetenv("TETHER_REDUCED_MOTION");
     }
 
     void theModelOffersNothingWhenNotFailed() {
