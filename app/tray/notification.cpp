@@ -36,7 +36,8 @@ Notification notificationFor(policy::NoticeKind kind, const ServiceStatus &st, b
     using policy::NoticeKind;
     Notification n;
     const QString name = ui::serviceNameText(st.profile);
-    n.title = phrase(policy::noticeTitleWords(kind)).arg(name);
+    const QString title = phrase(policy::noticeTitleWords(kind));
+    n.title = title.contains(QLatin1String("%1")) ? title.arg(name) : title;
     const QString cut =
         cutShort ? Words::tr("Tool calls it was running were cut short.") : QString();
     const QString exit =

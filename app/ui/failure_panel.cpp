@@ -58,6 +58,7 @@ FailurePanel::FailurePanel(QWidget *parent)
         buttons->addWidget(b);
     buttons->addStretch();
     layout->addLayout(buttons);
+    layout->addStretch(); // what it says at the top of its room, the room's rest below
     connect(fix_, &QPushButton::clicked, this, [this] { emit fixRequested(fixKey_); });
     connect(showLog_, &QPushButton::clicked, this, [this] { emit showLogRequested(logPath_); });
     connect(tryAgain_, &QPushButton::clicked, this, &FailurePanel::tryAgainRequested);

@@ -478,14 +478,29 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
     showAdvanced(false);
     validate();
 
-    // As high as its highest page at 1x, so no page scrolls there; never past the screen (at 2x
-    // on a 1280x800 screen, 640x400: the pages scroll within).
+    fitPages();
+}
+
+// As high as its highest page in view at 1x, so no page scrolls there; never past the screen
+// (at 2x on a 1280x800 screen, 640x400: the pages scroll within).
+void SettingsDialog::fitPages() {
     int pageHeight = 0;
-    for (QScrollArea *scroll : std::as_const(scrolls_))
-        pageHeight = std::max(pageHeight, scroll->widget()->sizeHint().height());
-    QSize size(600, pageHeight + buttons->sizeHint().height() + 4 * fontMetrics().lineSpacing());
+    for (int i = 0; i < scrolls_.size(); ++i)
+        if (!pageList_->item(i)->isHidden())
+            pageHeight = std::max(pageHeight, scrolls_[i]->widget()->sizeHint().height());
+    QSize size(600, pageHeight + save_->sizeHint().height() + 4 * fontMetrics().lineSpacing());
     if (const QScreen *s = screen()) size = size.boundedTo(s->availableSize() - QSize(24, 48));
-    resize(size);
+    resize(width() > 0 && isVisible() ? std::max(width(), size.width()) : size.width(),
+           isVisible() ? std::max(height(), size.height()) : size.height());
+    // Grown while shown: still on the screen, all of it.
+    if (const QScreen *s = screen(); s && isVisible()) {
+        const QRect avail = s->availableGeometry();
+        const QRect frame = frameGeometry();
+        move(std::clamp(frame.x(), avail.left(),
+                        std::max(avail.left(), avail.right() - frame.width())),
+             std::clamp(frame.y(), avail.top(),
+                        std::max(avail.top(), avail.bottom() - frame.height())));
+    }
 }
 
 void SettingsDialog::showAdvanced(bool shown) {
@@ -494,6 +509,7 @@ void SettingsDialog::showAdvanced(bool shown) {
     for (int i = firstAdvanced_; i < pageList_->count(); ++i)
         pageList_->item(i)->setHidden(!shown);
     if (!shown && pageList_->currentRow() >= firstAdvanced_) pageList_->setCurrentRow(0);
+    if (shown && !scrolls_.isEmpty()) fitPages(); // the advanced pages are taller: room for them
 }
 
 void SettingsDialog::showField(const QString &key) {

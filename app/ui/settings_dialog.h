@@ -53,6 +53,7 @@ public:
 private:
     void validate();
     void showAdvanced(bool shown);
+    void fitPages();
 
     Settings current_;
     QString path_;

@@ -320,7 +320,7 @@ void StatusWindow::refresh() {
     const QString work = activityText(st);
     activity_->setText(!work.isEmpty() ? work : interruptedText(st.lastInterrupted));
 
-    start_->setEnabled(m.showStart || st.state == policy::State::Failed);
+    start_->setEnabled(m.showStart); // Failed: Try again, in the failure panel, is the one
     stop_->setEnabled(m.showStop);
     restart_->setEnabled(m.showRestart);
     restart_->setText(m.restartLabel);

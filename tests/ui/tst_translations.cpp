@@ -266,6 +266,17 @@ private slots:
         const QString one = german.translate("Tether", "%n orphaned MCP process(es)", nullptr, 1);
         const QString two = german.translate("Tether", "%n orphaned MCP process(es)", nullptr, 2);
         QVERIFY2(!one.isEmpty() && one != two, qPrintable(one + QStringLiteral(" / ") + two));
+        // The German menu keeps a mnemonic of its own for each item, in every state.
+        QCoreApplication::installTranslator(&german);
+        QStringList found;
+        for (const Scene &scene : scenes()) {
+            TrayMenu menu;
+            menu.setModel(trayMenuModel(scene.status, now0()), Qt::darkGreen);
+            for (const QString &p : test::mnemonicProblems(menu.menu()))
+                found << scene.name + QStringLiteral(": ") + p;
+        }
+        QCoreApplication::removeTranslator(&german);
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }
 
     // The pseudo-language: everything a person reads is the catalogue's.
