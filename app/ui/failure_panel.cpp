@@ -32,7 +32,7 @@ FailurePanel::FailurePanel(QWidget *parent)
     cause_->setFixedHeight(2 * QFontMetrics(bold).lineSpacing() + 2);
     cause_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     layout->addWidget(cause_);
-    // The service's own last lines: the newest three in view, the rest a scroll away.
+    // The service's own last lines: the newest two in view, the rest a scroll away.
     log_ = new QPlainTextEdit;
     log_->setObjectName(QStringLiteral("failureLog"));
     log_->setAccessibleName(tr("The service's last output"));
@@ -41,7 +41,7 @@ FailurePanel::FailurePanel(QWidget *parent)
     log_->setLineWrapMode(QPlainTextEdit::NoWrap);
     log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     const QFontMetrics mono(log_->font());
-    log_->setFixedHeight(3 * mono.lineSpacing() + 2 * log_->frameWidth() +
+    log_->setFixedHeight(2 * mono.lineSpacing() + 2 * log_->frameWidth() +
                          int(2 * log_->document()->documentMargin()));
     log_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     layout->addWidget(log_);

@@ -40,14 +40,14 @@ QString HealthTimeline::summary() const {
     int missed = 0;
     qint64 slowest = -1;
     for (std::size_t i = 0; i < samples.size(); ++i) {
-        const qint64 start = std::max(samples[i].atMs, from);
-        const qint64 end = i + 1 < samples.size() ? samples[i + 1].atMs : now;
-        if (end <= start) continue;
-        const int key = int(samples[i].state);
-        if (!spent.contains(key)) order << samples[i].state;
-        spent[key] += end - start;
+        if (samples[i].atMs < from) continue;
         missed += missCounts(samples[i]) ? 1 : 0;
         slowest = std::max(slowest, samples[i].latencyMs);
+        const qint64 end = i + 1 < samples.size() ? samples[i + 1].atMs : now;
+        if (end <= samples[i].atMs) continue;
+        const int key = int(samples[i].state);
+        if (!spent.contains(key)) order << samples[i].state;
+        spent[key] += end - samples[i].atMs;
     }
     QStringList states;
     for (policy::State s : order)

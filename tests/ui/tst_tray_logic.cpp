@@ -7,6 +7,7 @@
 #include "tray/panel_theme.h"
 #include "tray/tray_click.h"
 #include "tray/tray_icons.h"
+#include "tray/tray_menu.h"
 #include "tray/tray_menu_model.h"
 #include "i18n.h"
 
@@ -410,6 +411,24 @@ private slots:
         again.restartAt = t0().addMSecs(3500);
         QCOMPARE(trayMenuModel(again, t0()).statusLine,
                  QStringLiteral("Restarting · again in 4 s"));
+    }
+
+    // Issue 27 (4): the menu's status block kept the height of a tool call that had ended.
+    void theMenusStatusBlockTakesItsNewHeight() {
+        ServiceStatus busy = statusIn(State::Healthy);
+        busy.activity.runningTools = {
+            {QStringLiteral("s"), QStringLiteral("everything_trigger-long-running-operation"),
+             45000},
+            {QStringLiteral("t"), QStringLiteral("filesystem_search_files"), 12000}};
+        TrayMenu menu;
+        menu.setModel(trayMenuModel(busy, t0()), Qt::darkGreen);
+        menu.menu()->popup(QPoint(10, 10));
+        QVERIFY(QTest::qWaitForWindowExposed(menu.menu()));
+        const int tall = menu.menu()->height();
+        menu.setModel(trayMenuModel(statusIn(State::Healthy), t0()), Qt::darkGreen);
+        QTRY_VERIFY2(menu.menu()->height() < tall,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(tall).arg(menu.menu()->height())));
+        menu.menu()->hide();
     }
 
     void menuStatusKeepsItsWidthAndContrast() {

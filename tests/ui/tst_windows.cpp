@@ -476,6 +476,31 @@ private slots:
         QVERIFY(pixelsNear(img, stateColor(State::Failed, tl.palette())) > 200);
     }
 
+    // Issue 27 (6): a stop a person asked for is no missed check; the picture has a legend and
+    // says in words what it shows.
+    void aStopIsNoMissAndTheTimelineSaysWhatItShows() {
+        Fixture f;
+        const qint64 t = now0().toMSecsSinceEpoch();
+        for (qint64 ms = t - 120000; ms <= t - 60000; ms += 1000)
+            f.health.add({ms, 20, true, State::Healthy});
+        // Stopped on request: the checks in flight go unanswered while it stops.
+        for (qint64 ms = t - 59000; ms <= t; ms += 1000)
+            f.health.add({ms, -1, true, ms < t - 55000 ? State::Stopping : State::Stopped});
+        ui::HealthTimeline tl(f.model());
+        tl.resize(600, 140);
+        const QImage img = tl.grab().toImage();
+        QCOMPARE(pixelsNear(img, stateColor(State::Failed, tl.palette())), 0);
+        // A miss while it served is marked.
+        f.health.add({t, -1, true, State::Healthy});
+        QVERIFY(pixelsNear(tl.grab().toImage(), stateColor(State::Failed, tl.palette())) > 20);
+        QVERIFY2(tl.summary().startsWith(QStringLiteral("Healthy for 1 min")),
+                 qPrintable(tl.summary()));
+        QVERIFY2(tl.summary().contains(QStringLiteral("Stopped for")), qPrintable(tl.summary()));
+        QVERIFY2(tl.summary().contains(QStringLiteral("1 check went unanswered.")),
+                 qPrintable(tl.summary()));
+        QVERIFY(tl.legendHtml().contains(QStringLiteral("no answer")));
+    }
+
     void timelineDrawsBandsAndLatency() {
         Fixture f;
         fill(f);
