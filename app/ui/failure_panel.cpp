@@ -9,7 +9,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollBar>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace tether::ui {
@@ -45,7 +45,11 @@ FailurePanel::FailurePanel(QWidget *parent)
                          int(2 * log_->document()->documentMargin()));
     log_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     layout->addWidget(log_);
-    auto *buttons = new QHBoxLayout;
+    // Its remedies, as a row the status window places among its own buttons (where the
+    // service's Start, Stop, Restart stand when it has not failed), so both take one height.
+    actions_ = new QWidget(this);
+    auto *buttons = new QHBoxLayout(actions_);
+    buttons->setContentsMargins(0, 0, 0, 0);
     fix_ = new QPushButton;
     freePort_ = new QPushButton;
     tryAgain_ = new QPushButton(tr("&Try again"));
@@ -56,8 +60,6 @@ FailurePanel::FailurePanel(QWidget *parent)
     showLog_->setObjectName(QStringLiteral("showLog"));
     for (QPushButton *b : {fix_, freePort_, tryAgain_, showLog_})
         buttons->addWidget(b);
-    buttons->addStretch();
-    layout->addLayout(buttons);
     layout->addStretch(); // what it says at the top of its room, the room's rest below
     connect(fix_, &QPushButton::clicked, this, [this] { emit fixRequested(fixKey_); });
     connect(showLog_, &QPushButton::clicked, this, [this] { emit showLogRequested(logPath_); });
@@ -73,7 +75,8 @@ void FailurePanel::setStatus(const ServiceStatus &st) {
     const QString log = f.serviceLog.join(QLatin1Char('\n'));
     if (log_->toPlainText() != log) {
         log_->setPlainText(log);
-        log_->verticalScrollBar()->setValue(log_->verticalScrollBar()->maximum()); // the error
+        log_->moveCursor(QTextCursor::End); // the newest lines, the error, in view
+        log_->ensureCursorVisible();
     }
     log_->setVisible(!f.serviceLog.isEmpty());
     logPath_ = f.logPath;

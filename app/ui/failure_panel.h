@@ -1,7 +1,8 @@
 // What went wrong, when the service is Failed: the cause in a person's words, the service's own
-// last output lines, and what mends it: the one setting to edit (Edit arguments…), a free port,
-// Try again, Show log. Its height is the same whatever it says (the status window keeps it in
-// the place of the facts). It decides nothing: it shows ServiceStatus::failure, emits requests.
+// last output lines, and what mends it (a row of buttons the status window places): the one
+// setting to edit (Edit arguments…), a free port, Try again, Show log. Its height is the same
+// whatever it says (the status window keeps it in the place of the facts). It decides nothing: it
+// shows ServiceStatus::failure, emits requests.
 #pragma once
 
 #include "service/status.h"
@@ -25,6 +26,8 @@ public:
     QString causeText() const;
     QString logText() const;
     QPushButton *fixButton() const { return fix_; }
+    // The remedies' buttons, for the window to place (they are not in the panel's layout).
+    QWidget *actions() const { return actions_; }
 
 signals:
     void showLogRequested(const QString &logPath);
@@ -34,6 +37,7 @@ signals:
 
 private:
     QLabel *cause_ = nullptr;
+    QWidget *actions_ = nullptr;
     QPlainTextEdit *log_ = nullptr;
     QPushButton *fix_ = nullptr;
     QPushButton *showLog_ = nullptr;

@@ -133,7 +133,11 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
         std::max(factsPage_->sizeHint().height(), failure_->minimumSizeHint().height()));
     root->addWidget(body_);
 
-    auto *buttons = new QHBoxLayout;
+    // The service's buttons, in a row of one height: when it failed, these four (which would
+    // all be off) give their place to the failure's remedies (what mends it, Try again).
+    auto *row = new QWidget;
+    auto *buttons = new QHBoxLayout(row);
+    buttons->setContentsMargins(0, 0, 0, 0);
     start_ = new QPushButton(tr("&Start"));
     stop_ = new QPushButton(tr("S&top"));
     restart_ = new QPushButton;
@@ -141,6 +145,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     cleanup_ = new QPushButton;
     for (QPushButton *b : {start_, stop_, restart_, open_})
         buttons->addWidget(b);
+    buttons->addWidget(failure_->actions()); // in their place when it failed
     buttons->addStretch();
     buttons->addWidget(cleanup_); // at the end: it comes and goes without moving the others
     details_ = new QCheckBox(tr("Show &details"));
@@ -154,7 +159,8 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
         refresh();
         fillEvents();
     });
-    root->addLayout(buttons);
+    row->setFixedHeight(start_->sizeHint().height());
+    root->addWidget(row);
 
     tabs_ = new QTabWidget;
     tabs_->setAccessibleName(tr("Details of the service"));
@@ -321,6 +327,9 @@ void StatusWindow::refresh() {
     activity_->setText(!work.isEmpty() ? work : interruptedText(st.lastInterrupted));
 
     start_->setEnabled(m.showStart); // Failed: Try again, in the failure panel, is the one
+    for (QPushButton *b : {start_, stop_, restart_, open_})
+        b->setVisible(!failed);
+    failure_->actions()->setVisible(failed);
     stop_->setEnabled(m.showStop);
     restart_->setEnabled(m.showRestart);
     restart_->setText(m.restartLabel);

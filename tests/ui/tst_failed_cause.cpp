@@ -166,9 +166,9 @@ private slots:
         QVERIFY2(panel->logText().contains(QStringLiteral("tether demo-service: Unknown option")),
                  qPrintable(panel->logText()));
         QVERIFY(panel->logText().split(QLatin1Char('\n')).size() <= 12);
-        QVERIFY(button(panel, "showLog")->isEnabled());
-        QVERIFY(!button(panel, "useFreePort")->isVisible());
-        QCOMPARE(button(panel, "fix")->text(), QStringLiteral("Edit a&rguments…"));
+        QVERIFY(button(window, "showLog")->isEnabled());
+        QVERIFY(!button(window, "useFreePort")->isVisible());
+        QCOMPARE(button(window, "fix")->text(), QStringLiteral("Edit a&rguments…"));
 
         // "Edit arguments…" opens Settings at that very field, focused, its text selected.
         edit->trigger();
@@ -196,7 +196,7 @@ private slots:
         QCOMPARE(status().restarts, 0); // still none: nothing retried it meanwhile
 
         // Try again from the window: it runs again (and fails again, the same way).
-        QPushButton *again = button(panel, "tryAgain");
+        QPushButton *again = button(window, "tryAgain");
         QVERIFY(again && again->isEnabled());
         again->click();
         QTRY_VERIFY_WITH_TIMEOUT(status().state != State::Failed, kLong);
@@ -220,7 +220,7 @@ private slots:
         tray_->showStatusWindow();
         ui::FailurePanel *panel = statusWindow()->failurePanel();
         QTRY_VERIFY(panel->isVisible());
-        QPushButton *use = button(panel, "useFreePort");
+        QPushButton *use = button(statusWindow(), "useFreePort");
         QVERIFY(use && use->isVisible());
         QCOMPARE(use->text(), QStringLiteral("Use a &free port (%1)").arg(offered));
         QAction *item = menuAction(QStringLiteral("Use a free port"));

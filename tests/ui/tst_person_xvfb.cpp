@@ -574,7 +574,7 @@ private slots:
                      },
                      5000),
                  "the click did not open the status window");
-        auto *use = win->failurePanel()->findChild<QPushButton *>(QStringLiteral("useFreePort"));
+        auto *use = win->findChild<QPushButton *>(QStringLiteral("useFreePort"));
         QVERIFY(use && use->isVisible());
         QCOMPARE(win->focusWidget(), use);
         QVERIFY(QTest::qWaitForWindowExposed(win));
