@@ -95,6 +95,7 @@ AboutDialog::AboutDialog(QWidget *parent)
     close->setDefault(true);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+    close->setFocus(); // Enter, Space and Esc all close it; About Qt is a Tab away
 
     QSize size(520, 440);
     if (const QScreen *s = screen()) size = size.boundedTo(s->availableSize() - QSize(24, 48));

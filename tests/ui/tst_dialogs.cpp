@@ -561,6 +561,11 @@ private slots:
         QVERIFY(link);
         QVERIFY(aboutQt);
         QCOMPARE(about.windowIcon().cacheKey(), ui::appIcon().cacheKey());
+        about.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&about));
+        auto *focused = qobject_cast<QPushButton *>(about.focusWidget());
+        QVERIFY(focused);
+        QCOMPARE(QString(focused->text()).remove(QLatin1Char('&')), QStringLiteral("Close"));
         shoot(about, "about");
     }
 
