@@ -1677,10 +1677,6 @@
         <translation> · außerhalb von Tether gestartet</translation>
     </message>
     <message>
-        <source> (installed: %1)</source>
-        <translation> (installiert: %1)</translation>
-    </message>
-    <message>
         <source>&amp;MCP servers (%1)</source>
         <translation>&amp;MCP-Server (%1)</translation>
     </message>
@@ -1704,6 +1700,10 @@
         <source>%1 %2</source>
         <comment>an action, then the MCP server it acts on</comment>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Its MCP servers show here once it answers.</source>
+        <translation>Seine MCP-Server erscheinen hier, sobald er antwortet.</translation>
     </message>
 </context>
 </TS>

@@ -312,9 +312,8 @@ void StatusWindow::refresh() {
     const bool failed = st.state == policy::State::Failed && !st.failure.isEmpty();
     failure_->setStatus(st);
     body_->setCurrentWidget(failed ? static_cast<QWidget *>(failure_) : factsPage_);
-    QString version = st.version.isEmpty() ? dash() : st.version;
-    if (st.versionMismatch) version += tr(" (installed: %1)").arg(st.installedVersion);
-    setValue(version_, version);
+    // The version that runs; an installed newer one is said in the line above, in full.
+    setValue(version_, st.version.isEmpty() ? dash() : st.version);
     setValue(port_, st.port ? QString::number(st.port) : dash());
     setValue(uptime_,
              running && st.startedAt.isValid() ? durationText(st.startedAt.msecsTo(now)) : dash());
@@ -357,8 +356,12 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
         // Said in words, not as an empty grid.
         const bool answers =
             st.state == policy::State::Healthy || st.state == policy::State::NotResponding;
-        mcpEmpty_->setText(answers ? tr("The service has no MCP servers.")
-                                   : tr("The service is not running."));
+        const bool coming = st.state == policy::State::Starting ||
+                            st.state == policy::State::Recovering ||
+                            st.state == policy::State::Restarting;
+        mcpEmpty_->setText(answers  ? tr("The service has no MCP servers.")
+                           : coming ? tr("Its MCP servers show here once it answers.")
+                                    : tr("The service is not running."));
         mcpStack_->setCurrentWidget(mcpEmpty_);
         mcp_->setRowCount(0);
         return;

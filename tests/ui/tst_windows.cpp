@@ -327,6 +327,18 @@ private slots:
         w.refresh();
         QApplication::processEvents();
         QCOMPARE(port->mapTo(&w, QPoint(0, 0)).x(), portX);
+        // An installed update is said in the line above; the fact is the running version, not
+        // cut in the middle ("1.18.3…-demo)").
+        QLabel *version = nullptr;
+        for (QLabel *l : w.findChildren<QLabel *>())
+            if (l->accessibleName() == QLatin1String("Version")) version = l;
+        QVERIFY(version);
+        f.status.version = QStringLiteral("1.18.30-demo");
+        f.status.versionMismatch = true;
+        f.status.installedVersion = QStringLiteral("1.18.33-demo");
+        w.refresh();
+        QCOMPARE(version->text(), QStringLiteral("1.18.30-demo"));
+        QVERIFY(version->toolTip().isEmpty());
     }
 
     // Issue 27 (10): Esc and Ctrl+W close the window; Tab does not walk the table's cells.
@@ -425,6 +437,13 @@ private slots:
             return l->isVisible() && l->text() == QStringLiteral("The service is not running.");
         }));
         w.grab().save(outDir() + QStringLiteral("/offscreen-status-failed.png"));
+        // Starting is not "not running": its servers come when it answers.
+        f.status.state = State::Starting;
+        w.refresh();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel *l) {
+            return l->isVisible() &&
+                   l->text() == QStringLiteral("Its MCP servers show here once it answers.");
+        }));
     }
 
     // Issue 16: a server over its limit is marked in the table and has a Restart button there.
