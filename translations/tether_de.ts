@@ -643,7 +643,7 @@
     </message>
     <message>
         <source>It answers its health checks.</source>
-        <translation>Er beantwortet seine Prüfungen.</translation>
+        <translation>Er antwortet auf die Prüfungen.</translation>
     </message>
     <message>
         <source>The service does not answer. Tether waits for it.</source>
@@ -1220,6 +1220,10 @@
         <source>Edit a&amp;rguments…</source>
         <translation>A&amp;rgumente bearbeiten…</translation>
     </message>
+    <message>
+        <source>Health, last minute</source>
+        <translation>Verlauf, letzte Minute</translation>
+    </message>
 </context>
 <context>
     <name>tether</name>
@@ -1704,6 +1708,10 @@
     <message>
         <source>Its MCP servers show here once it answers.</source>
         <translation>Seine MCP-Server erscheinen hier, sobald er antwortet.</translation>
+    </message>
+    <message>
+        <source>⚠ &amp;MCP servers (%1)</source>
+        <translation>⚠ &amp;MCP-Server (%1)</translation>
     </message>
 </context>
 </TS>

@@ -253,6 +253,7 @@ qint64 timelineSpanMs(qint64 historyMs) {
 
 QString timelineTitle(qint64 spanMs) {
     return spanMs >= 3600000 ? Words::tr("Health, last hour")
+           : spanMs <= 60000 ? Words::tr("Health, last minute")
                              : Words::tr("Health, last %1 min").arg(spanMs / 60000);
 }
 

@@ -165,6 +165,10 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     tabs_ = new QTabWidget;
     tabs_->setAccessibleName(tr("Details of the service"));
     tabs_->setCornerWidget(details_, Qt::TopRightCorner); // what it shows more of
+    // A longer language shortens a title ("Verlauf, letzte…") rather than hide a tab behind
+    // scroll arrows.
+    tabs_->setUsesScrollButtons(false);
+    tabs_->setElideMode(Qt::ElideRight);
     mcpStack_ = new QStackedWidget;
     mcp_ = new QTableWidget(0, ColumnCount);
     mcp_->setAccessibleName(tr("MCP servers"));
@@ -347,10 +351,16 @@ void StatusWindow::refresh() {
 
 void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     const ServiceStatus &st = model_.status();
-    tabs_->setTabText(tabs_->indexOf(mcpStack_), m.mcpFlaggedCount > 0 ? m.mcpMenuTitle
-                                                 : st.mcp.isEmpty()
-                                                     ? tr("&MCP servers")
-                                                     : tr("&MCP servers (%1)").arg(st.mcp.size()));
+    // A short tab (the menu's "3 need attention" pushed the Events tab out of view at 2x in
+    // German); the marked rows below and the tab's tooltip say which and why.
+    const int mcpTab = tabs_->indexOf(mcpStack_);
+    tabs_->setTabText(mcpTab, st.mcp.isEmpty() ? tr("&MCP servers")
+                              : m.mcpFlaggedCount > 0
+                                  ? tr("⚠ &MCP servers (%1)").arg(st.mcp.size())
+                                  : tr("&MCP servers (%1)").arg(st.mcp.size()));
+    tabs_->setTabToolTip(mcpTab, m.mcpFlaggedCount > 0
+                                     ? QString(m.mcpMenuTitle).remove(QLatin1Char('&'))
+                                     : QString());
     mcp_->setColumnHidden(Pid, !details_->isChecked());
     if (st.mcp.isEmpty()) {
         // Said in words, not as an empty grid.

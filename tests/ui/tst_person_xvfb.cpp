@@ -643,6 +643,8 @@ private slots:
                 found << where + QStringLiteral(": ") + s;
             for (const QString &c : test::unnamedControls(w))
                 found << where + QStringLiteral(": no accessible name: ") + c;
+            for (const QString &t : test::tabsOutOfView(w))
+                found << where + QStringLiteral(": ") + t;
         };
         QMenu *menu = trayMenu();
         popUpAtTheIcon(menu);

@@ -274,6 +274,12 @@ private slots:
             menu.setModel(trayMenuModel(scene.status, now0()), Qt::darkGreen);
             for (const QString &p : test::mnemonicProblems(menu.menu()))
                 found << scene.name + QStringLiteral(": ") + p;
+            // German is longer: every tab of the window still in view, its title whole.
+            ui::StatusWindow w(modelFor(&scene.status));
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            for (const QString &t : test::tabsOutOfView(&w, true))
+                found << scene.name + QStringLiteral(" window: ") + t;
         }
         QCoreApplication::removeTranslator(&german);
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
@@ -299,6 +305,8 @@ private slots:
                 w.detailsBox()->setChecked(details);
                 w.show();
                 QVERIFY(QTest::qWaitForWindowExposed(&w));
+                for (const QString &t : test::tabsOutOfView(&w))
+                    found << scene.name + QStringLiteral(" window: ") + t;
                 for (int tab = 0; tab < w.tabs()->count(); ++tab) {
                     w.tabs()->setCurrentIndex(tab);
                     if (!details || tab != w.tabs()->count() - 1) // the log's own words: asked for

@@ -464,7 +464,9 @@ private slots:
         QCOMPARE(button->accessibleName(), QStringLiteral("Restart filesystem"));
         QCOMPARE(qobject_cast<QPushButton *>(w.mcpTable()->cellWidget(1, 6))->text(),
                  QStringLiteral("Reconnect"));
-        QVERIFY(w.tabs()->tabText(0).contains(QStringLiteral("needs attention")));
+        // The tab is short (all three in view in a longer language); its tooltip says why.
+        QCOMPARE(w.tabs()->tabText(0), QStringLiteral("⚠ &MCP servers (2)"));
+        QVERIFY(w.tabs()->tabToolTip(0).contains(QStringLiteral("needs attention")));
     }
 
     // Issue 16: the timeline's span follows the history, so a 5 s spell is not 1 px of an hour.
@@ -475,6 +477,8 @@ private slots:
         QCOMPARE(ui::timelineSpanMs(14 * 60000), 15 * 60000);
         QCOMPARE(ui::timelineSpanMs(2 * 3600000), 60 * 60000);
         QCOMPARE(ui::timelineTitle(5 * 60000), QStringLiteral("Health, last 5 min"));
+        QCOMPARE(ui::timelineTitle(60000), QStringLiteral("Health, last minute")); // not "1 min"
+        QCOMPARE(ui::timelineTitle(3600000), QStringLiteral("Health, last hour"));
         // Two minutes of history with a 5 s spell not responding and a missed probe.
         Fixture f;
         const qint64 t = now0().toMSecsSinceEpoch();

@@ -133,6 +133,29 @@ inline QStringList unnamedControls(QWidget *root) {
     return out;
 }
 
+// Every tab of a visible tab bar in view: a longer language's titles must not push a tab
+// behind the bar's scroll arrows (the Events tab was, at 2x in German), and, when `whole`, each
+// title is not shortened either. The tabs that are not.
+inline QStringList tabsOutOfView(QWidget *root, bool whole = false) {
+    QStringList out;
+    for (QTabBar *bar : root->findChildren<QTabBar *>()) {
+        if (!bar->isVisibleTo(root)) continue;
+        for (int i = 0; i < bar->count(); ++i) {
+            const QRect r = bar->tabRect(i);
+            const int text = bar->fontMetrics().horizontalAdvance(
+                QString(bar->tabText(i)).remove(QLatin1Char('&')));
+            if (!bar->rect().contains(r) || (whole && r.width() < text))
+                out << QStringLiteral("tab \"%1\" at %2..%3 of a %4 wide bar, its title %5 wide")
+                           .arg(bar->tabText(i))
+                           .arg(r.left())
+                           .arg(r.right())
+                           .arg(bar->width())
+                           .arg(text);
+        }
+    }
+    return out;
+}
+
 // Every item of a menu that a person picks has a mnemonic (&), and no two of the same menu
 // share one: the texts of those that do not (a list of rows, like the MCP servers', has none).
 inline QStringList mnemonicProblems(QMenu *menu) {
