@@ -1,5 +1,8 @@
 #include "tray/menu_status.h"
 
+#include "service/words.h"
+#include "ui/format.h"
+
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -19,7 +22,16 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
         layout->addWidget(*l);
     }
     status_->setTextFormat(Qt::RichText);
-    setFixedWidth(indent + 8 + fontMetrics().averageCharWidth() * kMenuStatusChars);
+    // One width in every state, wide enough for the facts line on one line in this language
+    // (German's "läuft seit 10 s" left its "s" alone on a second line): the line as it is at
+    // its longest, with a demo's version.
+    const QString longest = QStringList{QStringLiteral("1.18.33-demo"),
+                                        Words::tr("port %1").arg(65535),
+                                        Words::tr("up %1").arg(ui::durationText(86399000))}
+                                .join(QStringLiteral(" · "));
+    setFixedWidth(indent + 8 +
+                  qMax(fontMetrics().averageCharWidth() * kMenuStatusChars,
+                       fontMetrics().horizontalAdvance(longest) + 2));
 }
 
 void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColour) {

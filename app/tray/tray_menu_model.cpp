@@ -81,6 +81,9 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     if (st.port != 0) parts << Words::tr("port %1").arg(st.port);
     if (running && st.startedAt.isValid())
         parts << Words::tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
+    // Each fact whole on its line: a line that must wrap breaks between them, never "10 | s".
+    for (QString &part : parts)
+        part.replace(QLatin1Char(' '), QChar::Nbsp);
     m.detailLine = parts.join(QStringLiteral(" · "));
     const QString activity = ui::activityText(st);
     const QString failure = ui::failureText(st);

@@ -26,6 +26,7 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLayout>
 #include <QMessageBox>
 #include <QTranslator>
 #include <QXmlStreamReader>
@@ -274,6 +275,21 @@ private slots:
             menu.setModel(trayMenuModel(scene.status, now0()), Qt::darkGreen);
             for (const QString &p : test::mnemonicProblems(menu.menu()))
                 found << scene.name + QStringLiteral(": ") + p;
+            // German is longer: the facts line ("… · läuft seit 10 s") on one line of the
+            // menu's status block, whatever the uptime says.
+            for (qint64 upMs : {5000, 10000, 3600000 * 23 + 59 * 60000}) {
+                ServiceStatus st = scene.status;
+                if (!st.startedAt.isValid()) break;
+                st.startedAt = now0().addMSecs(-upMs);
+                menu.setModel(trayMenuModel(st, now0()), Qt::darkGreen);
+                QLabel *facts = menu.statusWidget()->detailLabel();
+                const int room = menu.statusWidget()->minimumWidth() -
+                                 menu.statusWidget()->layout()->contentsMargins().left() -
+                                 menu.statusWidget()->layout()->contentsMargins().right();
+                if (facts->fontMetrics().horizontalAdvance(facts->text()) > room)
+                    found << scene.name + QStringLiteral(" menu: the facts line wraps: ") +
+                                 facts->text();
+            }
             // German is longer: every tab of the window still in view, its title whole.
             ui::StatusWindow w(modelFor(&scene.status));
             w.show();

@@ -375,11 +375,12 @@ private slots:
         const TrayMenuModel m = trayMenuModel(statusIn(State::Healthy), t0());
         QCOMPARE(m.statusLine, QStringLiteral("Healthy"));
         // The version once: "demo 1.18.33-demo" said the profile twice.
-        QCOMPARE(m.detailLine, QStringLiteral("1.18.33 · port 4096 · up 3 h 05 min"));
+        // Each fact whole (non-breaking spaces inside): a wrap falls between them.
+        QCOMPARE(m.detailLine, QStringLiteral("1.18.33 · port\u00a04096 · up\u00a03\u00a0h\u00a005\u00a0min"));
         QVERIFY(m.tooltip.contains(QStringLiteral("Healthy")));
         QVERIFY(m.tooltip.contains(QStringLiteral("4096")));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.18.33")));
-        QVERIFY(m.tooltip.contains(QStringLiteral("up 3 h 05 min")));
+        QVERIFY(m.tooltip.contains(QStringLiteral("up\u00a03\u00a0h\u00a005\u00a0min")));
         ServiceStatus failed = statusIn(State::Failed);
         failed.failure.portHeld = true;
         failed.failure.portBlock = policy::PortBlock::Held;
