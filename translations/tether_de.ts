@@ -339,10 +339,6 @@
         <translation>Er antwortet wieder.</translation>
     </message>
     <message>
-        <source>Click to use port %1 instead.</source>
-        <translation>Klicken Sie, um stattdessen Port %1 zu nutzen.</translation>
-    </message>
-    <message>
         <source>It runs %1; %2 is installed. Restart it when it suits you.</source>
         <translation>Es läuft %1; installiert ist %2. Starten Sie neu, wann es passt.</translation>
     </message>
@@ -1223,6 +1219,10 @@
     <message>
         <source>Health, last minute</source>
         <translation>Verlauf, letzte Minute</translation>
+    </message>
+    <message>
+        <source>Port %1 is free: click to choose it.</source>
+        <translation>Port %1 ist frei: Klicken Sie, um ihn zu wählen.</translation>
     </message>
 </context>
 <context>

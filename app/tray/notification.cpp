@@ -65,10 +65,12 @@ Notification notificationFor(policy::NoticeKind kind, const ServiceStatus &st, b
     case NoticeKind::PortHeld:
         n.target = NoticeTarget::Failure;
         n.text = ui::failureText(st);
-        // The way out, in the notice itself: a free port to click through to.
+        // The way out, in the notice itself: a free port to click through to. The click opens
+        // the window at "Use a free port", focused: the change is the person's, one more press
+        // (it said "Click to use port … instead", which a click did not do).
         if (st.failure.freePort != 0)
             n.text = joined(
-                {n.text, Words::tr("Click to use port %1 instead.").arg(st.failure.freePort)});
+                {n.text, Words::tr("Port %1 is free: click to choose it.").arg(st.failure.freePort)});
         else
             n.text = joined({n.text, clickFor(n.target)});
         break;

@@ -549,7 +549,7 @@ private slots:
             policy::toString(status().state));
         // Its notice, once the failure's is told (the one before was about the bad argument).
         const QString offer =
-            QStringLiteral("Click to use port %1 instead.").arg(status().failure.freePort);
+            QStringLiteral("Port %1 is free: click to choose it.").arg(status().failure.freePort);
         QVERIFY2(waitFor([&] { return tray_->lastNotification().text.contains(offer); }, 5000),
                  qPrintable(tray_->lastNotification().text));
         // Qt's own balloon on an XEmbed tray (no notification service on this display's bus).

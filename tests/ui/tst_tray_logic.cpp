@@ -650,8 +650,8 @@ private slots:
         Notification n = notificationFor(policy::NoticeKind::PortHeld, st);
         QCOMPARE(n.title,
                  QStringLiteral("The demo service cannot start: another program uses its port"));
-        QCOMPARE(n.text, QStringLiteral("Port 4096 is used by python3. Click to use port 4097 "
-                                        "instead."));
+        QCOMPARE(n.text, QStringLiteral("Port 4096 is used by python3. Port 4097 is free: click to "
+                                        "choose it."));
         QVERIFY(n.target == NoticeTarget::Failure);
         ServiceStatus crashed = statusIn(State::Healthy);
         crashed.lastExit = policy::ExitFacts{1, false, 60000};
