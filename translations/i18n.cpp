@@ -45,8 +45,7 @@ QString install(QCoreApplication *app) {
     if (!load(app, QStringLiteral("tether_") + code, QStringLiteral(":/i18n")))
         return QStringLiteral("en");
     // Qt's own words (standard buttons, a text field's context menu), where installed.
-    load(app, QStringLiteral("qtbase_") + code,
-         QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    load(app, QStringLiteral("qtbase_") + code, QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     return code;
 }
 

@@ -25,10 +25,10 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
     // One width in every state, wide enough for the facts line on one line in this language
     // (German's "läuft seit 10 s" left its "s" alone on a second line): the line as it is at
     // its longest, with a demo's version.
-    const QString longest = QStringList{QStringLiteral("1.18.33-demo"),
-                                        Words::tr("port %1").arg(65535),
-                                        Words::tr("up %1").arg(ui::durationText(86399000))}
-                                .join(QStringLiteral(" · "));
+    const QString longest =
+        QStringList{QStringLiteral("1.18.33-demo"), Words::tr("port %1").arg(65535),
+                    Words::tr("up %1").arg(ui::durationText(86399000))}
+            .join(QStringLiteral(" · "));
     setFixedWidth(indent + 8 +
                   qMax(fontMetrics().averageCharWidth() * kMenuStatusChars,
                        fontMetrics().horizontalAdvance(longest) + 2));

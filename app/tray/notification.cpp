@@ -70,7 +70,8 @@ Notification notificationFor(policy::NoticeKind kind, const ServiceStatus &st, b
         // (it said "Click to use port … instead", which a click did not do).
         if (st.failure.freePort != 0)
             n.text = joined(
-                {n.text, Words::tr("Port %1 is free: click to choose it.").arg(st.failure.freePort)});
+                {n.text,
+                 Words::tr("Port %1 is free: click to choose it.").arg(st.failure.freePort)});
         else
             n.text = joined({n.text, clickFor(n.target)});
         break;

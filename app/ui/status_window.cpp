@@ -354,10 +354,9 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     // A short tab (the menu's "3 need attention" pushed the Events tab out of view at 2x in
     // German); the marked rows below and the tab's tooltip say which and why.
     const int mcpTab = tabs_->indexOf(mcpStack_);
-    tabs_->setTabText(mcpTab, st.mcp.isEmpty() ? tr("&MCP servers")
-                              : m.mcpFlaggedCount > 0
-                                  ? tr("⚠ &MCP servers (%1)").arg(st.mcp.size())
-                                  : tr("&MCP servers (%1)").arg(st.mcp.size()));
+    tabs_->setTabText(mcpTab, st.mcp.isEmpty()        ? tr("&MCP servers")
+                              : m.mcpFlaggedCount > 0 ? tr("⚠ &MCP servers (%1)").arg(st.mcp.size())
+                                                      : tr("&MCP servers (%1)").arg(st.mcp.size()));
     tabs_->setTabToolTip(mcpTab, m.mcpFlaggedCount > 0
                                      ? QString(m.mcpMenuTitle).remove(QLatin1Char('&'))
                                      : QString());

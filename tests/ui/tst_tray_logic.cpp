@@ -376,7 +376,8 @@ private slots:
         QCOMPARE(m.statusLine, QStringLiteral("Healthy"));
         // The version once: "demo 1.18.33-demo" said the profile twice.
         // Each fact whole (non-breaking spaces inside): a wrap falls between them.
-        QCOMPARE(m.detailLine, QStringLiteral("1.18.33 · port\u00a04096 · up\u00a03\u00a0h\u00a005\u00a0min"));
+        QCOMPARE(m.detailLine,
+                 QStringLiteral("1.18.33 · port\u00a04096 · up\u00a03\u00a0h\u00a005\u00a0min"));
         QVERIFY(m.tooltip.contains(QStringLiteral("Healthy")));
         QVERIFY(m.tooltip.contains(QStringLiteral("4096")));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.18.33")));
