@@ -4,12 +4,14 @@
 #include "shell/cli.h"
 #include "shell/console.h"
 #include "shell/runtime.h"
+#include "i18n.h"
 #include "shell/unix_signals.h"
 #include "tray/tray_app.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSessionManager>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,6 +62,12 @@ MainOptions parseMainOptions(const QCoreApplication &app, bool printHere) {
     return MainOptions{parser.isSet(headless), parser.isSet(autostart), parser.value(settings)};
 }
 
+// Ctrl+C in Tether's terminal, or another signal (policy/quit.h).
+tether::policy::QuitBy quitBy(int signalNumber) {
+    return signalNumber == SIGINT ? tether::policy::QuitBy::Interrupt
+                                  : tether::policy::QuitBy::Signal;
+}
+
 int runHeadless(const MainOptions &options) {
     tether::Runtime runtime({options.settingsPath, true});
     QString error;
@@ -79,7 +87,10 @@ int runHeadless(const MainOptions &options) {
     tether::QuitSignals quitSignals;
     // Not qApp: in this file that is a QApplication cast, and headless runs a QCoreApplication.
     QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested,
-                     QCoreApplication::instance(), &QCoreApplication::quit);
+                     QCoreApplication::instance(), [&runtime](int signalNumber) {
+                         runtime.setQuitBy(quitBy(signalNumber));
+                         QCoreApplication::quit();
+                     });
     QObject::connect(&runtime, &tether::Runtime::quitRequested, QCoreApplication::instance(),
                      &QCoreApplication::quit);
     runtime.supervisor()->start();
@@ -128,6 +139,7 @@ int main(int argc, char **argv) {
 
     if (headless) {
         QCoreApplication app(argc, argv);
+        tether::i18n::install(&app); // what a verb prints; the log stays in English
         // Verbs, help and version print to the shell that ran us (tether.exe is a GUI program
         // on Windows). --headless alone stays off that console: closing it would end us.
 #if defined(TETHER_CONSOLE_EXE)
@@ -141,6 +153,7 @@ int main(int argc, char **argv) {
 
     QApplication app(argc, argv);
     QApplication::setQuitOnLastWindowClosed(false);
+    tether::i18n::install(&app);
     const MainOptions options = parseMainOptions(app, false);
     tether::Runtime runtime({options.settingsPath, false});
     QString error;
@@ -159,7 +172,10 @@ int main(int argc, char **argv) {
     tether::QuitSignals quitSignals;
     tether::TrayApp tray(&runtime, options.autostart);
     QObject::connect(&quitSignals, &tether::QuitSignals::quitRequested, &app,
-                     &QCoreApplication::quit);
+                     [&runtime](int signalNumber) {
+                         runtime.setQuitBy(quitBy(signalNumber));
+                         QCoreApplication::quit();
+                     });
     QObject::connect(&runtime, &tether::Runtime::quitRequested, &app, &QCoreApplication::quit);
     // Logout or shutdown: answer at once (never cancel, never block the session manager), leave
     // the service as configured, and ask to be started by autostart rather than by session restore.

@@ -12,8 +12,13 @@ ensure_packages() {
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libxkbcommon-dev)
-RUN_PACKAGES=()  # the xcb and offscreen platform plugins come with libqt6gui6
+# qt6-tools-dev (Qt6LinguistTools for CMake) and qt6-l10n-tools (lupdate, lrelease): the build
+# makes the translation catalogues (translations/CMakeLists.txt).
+BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libgl-dev libxkbcommon-dev
+                qt6-tools-dev qt6-l10n-tools)
+# The xcb and offscreen platform plugins come with libqt6gui6; qt6-translations-l10n has Qt's own
+# words (standard buttons, a text field's menu) in the languages Tether speaks.
+RUN_PACKAGES=(qt6-translations-l10n)
 
 # Node.js and npm for the e2e tests and benchmarks: a machine may already have them from
 # outside Debian (NodeSource's nodejs bundles npm and conflicts with Debian's npm package).

@@ -10,6 +10,7 @@ cmake --build build --target tether
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     exec ./build/app/tether "$@"
 else
-    echo "tether: no display, running headless with the bundled demo service (Ctrl+C to stop)"
+    echo "tether: no display, running headless (the bundled demo service unless opencode is" \
+         "installed); Ctrl+C stops Tether and the demo service it started"
     exec ./build/app/tether --headless "$@"
 fi

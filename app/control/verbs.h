@@ -33,8 +33,9 @@ struct VerbInfo {
 };
 
 inline constexpr VerbInfo kVerbTable[] = {
-    {Verb::Status, "status", "[--json]", "state, pid, version, port, uptime, MCP servers, orphans",
-     false, 10000, true},
+    {Verb::Status, "status", "[--json] [--details]",
+     "state, what it does or why it failed, MCP servers, orphans; --details: pids, paths", false,
+     10000, true},
     {Verb::Start, "start", "", "start the service", false, 10000, true},
     {Verb::Stop, "stop", "[--force]",
      "stop the service (identity verified; refused while tool calls run unless --force)", false,

@@ -6,6 +6,11 @@
 #include "shell/cleanup_once.h"
 #include "shell/console.h"
 #include "shell/diagnostics.h"
+#include "service/status.h"
+#include "service/words.h"
+#include "tray/tray_menu_model.h"
+#include "ui/format.h"
+#include "ui/status_text.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -37,11 +42,6 @@ void print(Stream to, const QString &text) {
     console::writeLine(to, text);
 }
 
-QString humanDuration(qint64 seconds) {
-    if (seconds < 60) return QStringLiteral("%1 s").arg(seconds);
-    if (seconds < 3600) return QStringLiteral("%1 min").arg(seconds / 60);
-    return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
-}
 } // namespace
 
 bool isVerb(const QString &arg) {
@@ -83,84 +83,68 @@ QString verbHelp() {
     return text;
 }
 
-QString describeStatus(const QJsonObject &s) {
-    QStringList parts{s.value(QLatin1String("state")).toString()};
-    if (s.value(QLatin1String("pid")).toInteger() > 0)
-        parts << QStringLiteral("pid %1").arg(s.value(QLatin1String("pid")).toInteger());
-    if (!s.value(QLatin1String("version")).toString().isEmpty())
-        parts << QStringLiteral("version %1").arg(s.value(QLatin1String("version")).toString());
-    // opencode 2.x picks its own port: none is known before it registers.
-    if (s.value(QLatin1String("port")).toInt() > 0)
-        parts << QStringLiteral("port %1").arg(s.value(QLatin1String("port")).toInt());
-    const QDateTime started =
-        QDateTime::fromString(s.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
-    if (started.isValid() && s.value(QLatin1String("pid")).toInteger() > 0)
-        parts << QStringLiteral("up %1").arg(
-            humanDuration(started.secsTo(QDateTime::currentDateTime())));
-    if (s.value(QLatin1String("external")).toBool()) parts << QStringLiteral("external");
-    if (s.value(QLatin1String("versionMismatch")).toBool())
-        parts << QStringLiteral("version mismatch (installed %1)")
-                     .arg(s.value(QLatin1String("installedVersion")).toString());
-    QString line = parts.join(QStringLiteral(" · "));
-    // The policy's wording (describeActivity): "busy: 1 session, tool X for 45 s" or "idle".
-    const QJsonObject activity = s.value(QLatin1String("activity")).toObject();
-    const QString summary = activity.value(QLatin1String("summary")).toString();
-    if (!summary.isEmpty()) line += QLatin1Char('\n') + summary;
-    const QJsonArray interrupted = s.value(QLatin1String("lastInterrupted")).toArray();
-    if (!interrupted.isEmpty()) {
-        QStringList cut;
-        for (const QJsonValue &v : interrupted) {
-            const QJsonObject o = v.toObject();
-            const QString tool = o.value(QLatin1String("tool")).toString();
-            cut << (tool.isEmpty() ? QStringLiteral("session %1")
-                                   : QStringLiteral("tool %2 (session %1)"))
-                       .arg(o.value(QLatin1String("session")).toString(), tool);
-        }
-        line += QStringLiteral("\nlast interrupted (%1): %2")
-                    .arg(s.value(QLatin1String("lastInterruptedAt")).toString(),
-                         cut.join(QStringLiteral(", ")));
+QString describeStatus(const QJsonObject &s, bool details) {
+    const ServiceStatus st = ServiceStatus::fromJson(s);
+    const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
+    QStringList lines;
+    QString head = m.statusLine;
+    if (!m.detailLine.isEmpty()) head += QStringLiteral(" · ") + m.detailLine;
+    if (st.external) head += Words::tr(" · started outside Tether");
+    lines << head;
+    const QString next = ui::nextStepText(st, QDateTime::currentDateTime());
+    if (!next.isEmpty() && st.state != policy::State::Healthy) lines << next;
+    // What it does, whole (a terminal has the width the menu has not), or why it failed.
+    const QString work = ui::activityText(st);
+    if (!m.thirdLine.isEmpty()) lines << (work.isEmpty() ? m.thirdLine : work);
+    const QString cut = ui::interruptedText(st.lastInterrupted);
+    if (!cut.isEmpty()) lines << cut;
+    // Failed: what mends it, from a terminal.
+    if (st.state == policy::State::Failed) {
+        if (st.failure.freePort != 0)
+            lines << Words::tr("Port %1 is free: set [service] port=%1 in the settings file, or "
+                               "choose “Use a free port” in the tray.")
+                         .arg(st.failure.freePort);
+        else if (!m.fixKey.isEmpty())
+            lines << Words::tr("Change [%1] %2 in the settings file (or in Settings in the tray), "
+                               "then `tether start`.")
+                         .arg(m.fixKey.section(QLatin1Char('/'), 0, 0),
+                              m.fixKey.section(QLatin1Char('/'), 1));
     }
-    // Failed: the cause in the service's own words first, then the machine's last error.
-    const QJsonObject failure = s.value(QLatin1String("failure")).toObject();
-    const QString cause = failure.value(QLatin1String("cause")).toString();
-    if (!cause.isEmpty()) {
-        line += QStringLiteral("\nfailed: ") + cause;
-        const quint16 freePort = quint16(failure.value(QLatin1String("freePort")).toInt());
-        if (freePort != 0)
-            line += QStringLiteral("\nport %1 is free: set [service] port=%1, or choose \"Use a "
-                                   "free port\" in the tray")
-                        .arg(freePort);
-        const QString log = failure.value(QLatin1String("logPath")).toString();
-        if (!log.isEmpty()) line += QStringLiteral("\nservice log: ") + log;
-    }
-    const QString error = s.value(QLatin1String("lastError")).toString();
-    if (!error.isEmpty()) line += QStringLiteral("\nlast error: ") + error;
-    for (const QJsonValue &e : s.value(QLatin1String("stateFileErrors")).toArray())
-        line += QStringLiteral("\nnot saved: ") + e.toString();
-    for (const QJsonValue &m : s.value(QLatin1String("mcp")).toArray()) {
-        const QJsonObject o = m.toObject();
-        line +=
-            QStringLiteral("\n  mcp %1: %2%3")
-                .arg(
-                    o.value(QLatin1String("name")).toString(),
-                    o.value(QLatin1String("status")).toString(),
-                    o.value(QLatin1String("pid")).toInteger() > 0
-                        ? QStringLiteral(" (pid %1)").arg(o.value(QLatin1String("pid")).toInteger())
-                        : QString());
-    }
+    for (const QString &e : st.stateFileErrors)
+        lines << Words::tr("Not saved: %1").arg(e);
+    if (st.versionMismatch && !st.installedVersion.isEmpty() && st.state != policy::State::Failed)
+        lines << Words::tr("Version %1 is installed: `tether restart` updates it.")
+                     .arg(st.installedVersion);
+    for (const McpMenuRow &row : m.mcpRows)
+        lines << QStringLiteral("  ") + row.label +
+                     (row.flagText.isEmpty() ? QString() : QStringLiteral(": ") + row.flagText);
     // Start at login only when it needs a person: off in Windows Settings, foreign, unreadable.
     const QJsonObject login = s.value(QLatin1String("startAtLogin")).toObject();
     const QString loginState = login.value(QLatin1String("state")).toString();
     if (!loginState.isEmpty() && loginState != QLatin1String("on") &&
         loginState != QLatin1String("off"))
-        line +=
-            QStringLiteral("\nstart at login: ") + login.value(QLatin1String("detail")).toString();
-    const int orphans = s.value(QLatin1String("orphans")).toArray().size();
-    if (orphans > 0)
-        line += QStringLiteral("\n%1: run `tether cleanup`")
-                    .arg(QString::fromStdString(policy::countOf(orphans, "orphaned MCP process",
-                                                                "orphaned MCP processes")));
-    return line;
+        lines
+            << Words::tr("Start at login: %1").arg(login.value(QLatin1String("detail")).toString());
+    if (!st.orphans.isEmpty())
+        lines << Words::tr("%1: `tether cleanup` ends them.")
+                     .arg(ui::orphanCountText(int(st.orphans.size())));
+    if (details) {
+        // The machine's words and numbers, for a bug report.
+        if (st.pid > 0) lines << QStringLiteral("pid %1").arg(st.pid);
+        for (const McpChildStatus &c : st.mcp)
+            if (c.pid > 0) lines << QStringLiteral("mcp %1: pid %2").arg(c.name).arg(c.pid);
+        if (!st.failure.cause.isEmpty()) lines << QStringLiteral("failed: ") + st.failure.cause;
+        if (!st.failure.logPath.isEmpty())
+            lines << QStringLiteral("service log: ") + st.failure.logPath;
+        if (!st.lastError.isEmpty()) lines << QStringLiteral("last error: ") + st.lastError;
+        if (!st.activity.summary.isEmpty())
+            lines << QStringLiteral("activity: ") + st.activity.summary;
+        for (const OrphanStatus &o : st.orphans)
+            lines << QStringLiteral("orphan pid %1 (%2): %3")
+                         .arg(o.pid)
+                         .arg(o.kind, o.argv.join(QLatin1Char(' ')));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 int runVerb(const QStringList &args) {
@@ -173,6 +157,9 @@ int runVerb(const QStringList &args) {
     parser.addPositionalArgument(QStringLiteral("name"),
                                  QStringLiteral("MCP server name (mcp-connect, mcp-disconnect)"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption details(
+        QStringLiteral("details"),
+        QStringLiteral("status: the pids, paths and the log's own words as well."));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"),
                                     QStringLiteral("cleanup: only list what would be removed."));
     const QCommandLineOption yes(
@@ -186,7 +173,7 @@ int runVerb(const QStringList &args) {
         QStringLiteral("force"),
         QStringLiteral("stop, restart, quit (when it stops the service): go ahead even though "
                        "tool calls run (they are lost)."));
-    parser.addOptions({json, dryRun, yes, settings, force});
+    parser.addOptions({json, details, dryRun, yes, settings, force});
     const QCommandLineOption help = parser.addHelpOption();
     // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a
     // message box on Windows).
@@ -276,7 +263,8 @@ int runVerb(const QStringList &args) {
             info->verb == Verb::Status ? body.value(QLatin1String("status")).toObject() : body;
         print(Stream::Out, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact)));
     } else if (info->verb == Verb::Status) {
-        print(Stream::Out, describeStatus(reply.body.value(QLatin1String("status")).toObject()));
+        print(Stream::Out, describeStatus(reply.body.value(QLatin1String("status")).toObject(),
+                                          parser.isSet(details)));
     } else if (reply.body.contains(QLatin1String("message"))) {
         print(Stream::Out, reply.body.value(QLatin1String("message")).toString());
     }

@@ -23,6 +23,8 @@ bool isVerb(const QString &arg);
 QString verbHelp();
 // args: the verb and its options (argv without the program). Returns the exit code.
 int runVerb(const QStringList &args);
-QString describeStatus(const QJsonObject &status); // one human line
+// The running Tether's status in a person's words, as the tray says it (ui/status_text.h);
+// details: the pids, the log's path, the last error in the log's words, as before.
+QString describeStatus(const QJsonObject &status, bool details = false);
 
 } // namespace tether::cli

@@ -401,7 +401,15 @@ void Runtime::beginQuit() {
     if (!supervisor_) return;
     // Stop, or leave running; either way what is under way finishes first (the Supervisor's
     // machine sees to it), and nothing new starts except a service the user wants left running.
-    supervisor_->quit(settings_.settings.stopServiceOnQuit);
+    supervisor_->quit(stopsServiceOnQuit());
+}
+
+bool Runtime::stopsServiceOnQuit() const {
+    const auto &svc = supervisor_->machine().svc;
+    const bool demoStartedHere =
+        supervisor_->config().profile.dialect == policy::Dialect::Demo && svc && svc->ourChild;
+    return policy::stopsServiceOnQuit(settings_.settings.stopServiceOnQuit, quitBy_,
+                                      demoStartedHere);
 }
 
 void Runtime::sessionEnding() {
@@ -432,7 +440,7 @@ void Runtime::stopAndWait(const Settings &settings) {
 void Runtime::shutdown() {
     if (!supervisor_) return;
     shuttingDown_ = true;
-    const bool stopIt = settings_.settings.stopServiceOnQuit;
+    const bool stopIt = stopsServiceOnQuit();
     supervisor_->quit(stopIt);
     if (!supervisor_->quitDone()) {
         // A stop, a replacement or an MCP cleanup under way finishes first: quitting in its
@@ -447,9 +455,11 @@ void Runtime::shutdown() {
     }
     const bool running = supervisor_->serviceIdentity().has_value();
     if (!supervisor_->quitDone()) supervisor_->leaveRunning(); // the bound passed: let go
-    writeLog(
-        QStringLiteral("tether quits%1")
-            .arg(running && !stopIt ? QStringLiteral("; the service keeps running") : QString()));
+    writeLog(QStringLiteral("tether quits%1")
+                 .arg(running && !stopIt ? QStringLiteral("; the service keeps running")
+                      : stopIt && !settings_.settings.stopServiceOnQuit
+                          ? QStringLiteral("; the demo service it started was stopped (Ctrl+C)")
+                          : QString()));
 }
 
 } // namespace tether

@@ -4,6 +4,7 @@
 
 #include "control/control_server.h"
 #include "mcp/mcp_monitor.h"
+#include "policy/quit.h"
 #include "service/health_history.h"
 #include "service/log_rotation.h"
 #include "service/supervisor.h"
@@ -62,6 +63,9 @@ public:
     void sessionEnding();
     // Quitting has begun (aboutToQuit): the same settling, without the session's log line.
     void beginQuit();
+    // What asked Tether to quit (before beginQuit): Ctrl+C in its terminal also stops the bundled
+    // demo service it started (policy/quit.h).
+    void setQuitBy(policy::QuitBy by) { quitBy_ = by; }
     bool isShuttingDown() const { return shuttingDown_; }
 
     // MCP servers through the service's own API (disconnect + connect gives a fresh process).
@@ -93,6 +97,8 @@ private:
     // Stop the service and run the event loop until it is Stopped (MCP cleanup included), for
     // at most the longest a stop can take with these settings.
     void stopAndWait(const Settings &settings);
+    // The service is stopped by this quit (policy/quit.h).
+    bool stopsServiceOnQuit() const;
 
     void handle(const control::Request &request, control::ControlServer::Reply reply);
     QByteArray answer(const control::Request &request); // every verb answered at once
@@ -106,6 +112,7 @@ private:
     Options options_;
     WakeWatcher *wake_ = nullptr;
     bool shuttingDown_ = false;
+    policy::QuitBy quitBy_ = policy::QuitBy::Person;
     LoadedSettings settings_;
     ServicePath servicePath_; // resolved once at start (service/login_path.h)
     std::unique_ptr<Supervisor> supervisor_;

@@ -1,5 +1,8 @@
 #include "tray/menu_status.h"
 
+#include "service/words.h"
+#include "ui/format.h"
+
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -19,18 +22,27 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
         layout->addWidget(*l);
     }
     status_->setTextFormat(Qt::RichText);
-    setFixedWidth(indent + 8 + fontMetrics().averageCharWidth() * kMenuStatusChars);
+    // One width in every state, wide enough for the facts line on one line in this language
+    // (German's "läuft seit 10 s" left its "s" alone on a second line): the line as it is at
+    // its longest, with a demo's version.
+    const QString longest =
+        QStringList{QStringLiteral("1.18.33-demo"), Words::tr("port %1").arg(65535),
+                    Words::tr("up %1").arg(ui::durationText(86399000))}
+            .join(QStringLiteral(" · "));
+    setFixedWidth(indent + 8 +
+                  qMax(fontMetrics().averageCharWidth() * kMenuStatusChars,
+                       fontMetrics().horizontalAdvance(longest) + 2));
 }
 
 void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColour) {
+    stateLine_ = m.statusLine;
     status_->setText(QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>")
                          .arg(stateColour.name(), m.statusLine.toHtmlEscaped()));
     detail_->setText(m.detailLine);
     detail_->setVisible(!m.detailLine.isEmpty());
     // What it does (working), or why it failed: plain text, as readable as the status line.
-    const QString third = m.activityLine.isEmpty() ? m.failureLine : m.activityLine;
-    activity_->setText(third);
-    activity_->setVisible(!third.isEmpty());
+    activity_->setText(m.thirdLine);
+    activity_->setVisible(!m.thirdLine.isEmpty());
 }
 
 QSize MenuStatusWidget::sizeHint() const {
@@ -40,7 +52,7 @@ QSize MenuStatusWidget::sizeHint() const {
 }
 
 QString MenuStatusWidget::statusText() const {
-    QStringList lines{status_->text()};
+    QStringList lines{stateLine_};
     for (QLabel *l : {detail_, activity_})
         if (!l->isHidden()) lines << l->text();
     return lines.join(QLatin1Char('\n'));

@@ -1,11 +1,12 @@
 #include "tray/tray_app.h"
 
-#include "settings/autostart.h"
+#include "service/words.h"
 #include "settings/storage.h"
 #include "shell/runtime.h"
-#include "tray/menu_status.h"
+#include "tray/panel_theme.h"
 #include "tray/tray_click.h"
-#include "tray/tray_menu_model.h"
+#include "tray/tray_menu.h"
+#include "ui/about_dialog.h"
 #include "ui/app_icon.h"
 #include "ui/consent_dialog.h"
 #include "ui/failure_panel.h"
@@ -18,7 +19,6 @@
 #include <QDesktopServices>
 #include <QMessageBox>
 #include <QUrl>
-#include <QWidgetAction>
 
 namespace tether {
 
@@ -47,6 +47,16 @@ QSystemTrayIcon::MessageIcon iconFor(policy::NoticeKind kind) {
     return QSystemTrayIcon::Information;
 }
 
+IconFlags flagsOf(const ServiceStatus &st, const TrayMenuModel &m) {
+    IconFlags flags;
+    flags.orphans = !st.orphans.isEmpty();
+    flags.orphanCount = int(st.orphans.size());
+    flags.versionMismatch = st.versionMismatch;
+    flags.mcpAttention = m.mcpFlaggedCount > 0;
+    flags.working = st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty();
+    return flags;
+}
+
 } // namespace
 
 TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
@@ -54,21 +64,32 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     , runtime_(runtime)
     , autostart_(autostart) {
     clock_.start();
-    // Every window that sets none of its own (About among them) shows Tether's icon.
+    // Every window that sets none of its own shows Tether's icon.
     QApplication::setWindowIcon(ui::appIcon());
-    buildMenu();
-    icon_.setContextMenu(&menu_);
+    menu_ = new TrayMenu(this);
+    wireMenu();
+    icon_.setContextMenu(menu_->menu());
     connect(&icon_, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason r) {
         if (trayClickAction(currentTrayPlatform(), r) == TrayClick::OpenStatusWindow)
             showStatusWindow();
     });
+    // A click on a notification opens what it was about.
+    connect(&icon_, &QSystemTrayIcon::messageClicked, this,
+            [this] { showStatusWindow(lastShown_.target); });
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
-    connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice);
+    // After the change that caused it is in the status: the notification quotes the status.
+    connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice, Qt::QueuedConnection);
     connect(runtime_, &Runtime::showRequested, this, [this] { showStatusWindow(); });
-    // Uptime, the countdowns ("replaced in 18 s") and a tool call's "for 12 s" move even when
-    // the state does not. Every answered probe refreshes already (statusChanged); the tick
-    // runs each second only while something counts seconds, else each minute (uptime shows
-    // minutes after the first): a 5 s tick was 12 wake-ups a minute. refresh() picks.
+    noticeWake_.setSingleShot(true);
+    connect(&noticeWake_, &QTimer::timeout, this,
+            [this] { present(policy::onNoticeTimer(noticeHistory_, clock_.elapsed())); });
+    animation_.setInterval(kAnimationFrameMs);
+    connect(&animation_, &QTimer::timeout, this, &TrayApp::animate);
+    // The panel's set follows the desktop's theme, not only the state (eventFilter).
+    qApp->installEventFilter(this);
+    // Uptime, the countdowns ("replaced in 18 s") and a tool call's "(12 s)" move even when the
+    // state does not. Every answered probe refreshes already (statusChanged); the tick runs each
+    // second only while something counts seconds, else each minute. refresh() picks.
     tick_ = new QTimer(this);
     connect(tick_, &QTimer::timeout, this, &TrayApp::refresh);
     tick_->start(60000);
@@ -76,74 +97,42 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
 }
 
 TrayApp::~TrayApp() {
+    qApp->removeEventFilter(this);
     delete statusWindow_;
     delete orphanDialog_;
     delete settingsDialog_;
+    delete aboutDialog_;
 }
 
-void TrayApp::buildMenu() {
-    // The status lines in normal text at a width that does not change with the state.
-    statusWidget_ = new MenuStatusWidget;
-    auto *statusAction = new QWidgetAction(&menu_);
-    statusAction->setDefaultWidget(statusWidget_);
-    menu_.addAction(statusAction);
-    open_ = menu_.addAction(tr("Open in browser"), this, [this] {
-        QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url));
-    });
-    tryAgain_ = menu_.addAction(tr("Try again"), this, [this] { runtime_->supervisor()->start(); });
-    useFreePort_ = menu_.addAction(QString(), this, &TrayApp::useFreePort);
-    showLog_ = menu_.addAction(tr("Show log"), this, &TrayApp::showLog);
-    menu_.addSeparator();
+void TrayApp::wireMenu() {
     // Through runtime_->supervisor() at call time: applySettings may replace the Supervisor.
-    start_ = menu_.addAction(tr("Start"), this, [this] { runtime_->supervisor()->start(); });
-    stop_ = menu_.addAction(tr("Stop"), this, [this] {
-        if (consents(tr("Stop"))) runtime_->supervisor()->stop();
+    connect(menu_, &TrayMenu::openRequested, this,
+            [this] { QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url)); });
+    connect(menu_, &TrayMenu::startRequested, this, [this] { runtime_->supervisor()->start(); });
+    connect(menu_, &TrayMenu::tryAgainRequested, this, [this] { runtime_->supervisor()->start(); });
+    connect(menu_, &TrayMenu::stopRequested, this, [this] {
+        if (consents(Words::tr("Stop"))) runtime_->supervisor()->stop();
     });
-    restart_ = menu_.addAction(tr("Restart"), this, [this] {
-        if (consents(tr("Restart"))) runtime_->supervisor()->restart();
+    connect(menu_, &TrayMenu::restartRequested, this, [this] {
+        if (consents(Words::tr("Restart"))) runtime_->supervisor()->restart();
     });
-    menu_.addSeparator();
-    // MCP servers over their limit are listed here, in front of the submenu (refreshMcpMenu).
-    mcpMenu_ = menu_.addMenu(tr("MCP servers"));
-    orphans_ = menu_.addAction(QString(), this, &TrayApp::showOrphanDialog);
-    menu_.addSeparator();
-    menu_.addAction(tr("Status window"), this, [this] { showStatusWindow(); });
-    menu_.addAction(tr("Open logs folder"), this,
-                    [] { QDesktopServices::openUrl(QUrl::fromLocalFile(storage::logsDir())); });
-    menu_.addAction(tr("Copy diagnostics"), this, &TrayApp::copyDiagnostics);
-    menu_.addAction(tr("Settings..."), this, &TrayApp::showSettings);
-    QAction *login = menu_.addAction(tr("Start at login"));
-    login->setCheckable(true);
-    // The OS holds the truth (Run key, LaunchAgent, XDG autostart file): read it back whenever
-    // the menu opens and after each change, never from a flag of our own.
-    const auto showLogin = [login] {
-        const LoginMenuItem item = loginMenuItem(platformAutostart()->status());
-        login->setText(item.text);
-        login->setChecked(item.checked);
-        login->setEnabled(item.enabled);
-        login->setToolTip(item.toolTip);
-    };
-    showLogin();
-    connect(&menu_, &QMenu::aboutToShow, this, showLogin);
-    connect(login, &QAction::triggered, this, [showLogin](bool on) {
-        QString error;
-        const auto autostart = platformAutostart();
-        if (!(on ? autostart->enable(&error) : autostart->disable(&error)))
-            QMessageBox::warning(nullptr, tr("Start at login"), error);
-        showLogin();
-    });
-    menu_.setToolTipsVisible(true);
-    menu_.addSeparator();
-    menu_.addAction(tr("About Tether"), this, [] {
-        QMessageBox::about(
-            nullptr, tr("About Tether"),
-            tr("<b>Tether %1</b><p>Keeps a local AI-agent service and its MCP servers "
-               "alive, without killing a service that is only busy.</p>")
-                .arg(QCoreApplication::applicationVersion()));
-    });
-    menu_.addAction(tr("Quit"), this, [this] {
+    connect(menu_, &TrayMenu::fixRequested, this,
+            [this](const QString &key) { showSettings(key); });
+    connect(menu_, &TrayMenu::useFreePortRequested, this, &TrayApp::useFreePort);
+    connect(menu_, &TrayMenu::showLogRequested, this, &TrayApp::showLog);
+    connect(menu_, &TrayMenu::mcpActionRequested, this,
+            [this](const QString &name) { runtime_->reconnectMcp(name); });
+    connect(menu_, &TrayMenu::cleanupRequested, this, &TrayApp::showOrphanDialog);
+    connect(menu_, &TrayMenu::statusWindowRequested, this, [this] { showStatusWindow(); });
+    connect(menu_, &TrayMenu::settingsRequested, this, [this] { showSettings(); });
+    connect(menu_, &TrayMenu::logsFolderRequested, this,
+            [] { QDesktopServices::openUrl(QUrl::fromLocalFile(storage::logsDir())); });
+    connect(menu_, &TrayMenu::copyDiagnosticsRequested, this, &TrayApp::copyDiagnostics);
+    connect(menu_, &TrayMenu::aboutRequested, this, &TrayApp::showAbout);
+    connect(menu_, &TrayMenu::quitRequested, this, [this] {
         // Quit leaves the service running unless [app] stopServiceOnQuit: only a stop asks.
-        if (!runtime_->settings().settings.stopServiceOnQuit || consents(tr("Quit and stop")))
+        if (!runtime_->settings().settings.stopServiceOnQuit ||
+            consents(Words::tr("Quit and stop")))
             QApplication::quit();
     });
 }
@@ -151,7 +140,10 @@ void TrayApp::buildMenu() {
 bool TrayApp::consents(const QString &action) {
     const QString question = consentQuestion(runtime_->supervisor()->status(), action);
     if (question.isEmpty()) return true;
-    return ui::confirmInterruption(nullptr, action, question);
+    if (!ui::confirmInterruption(nullptr, action, question)) return false;
+    // They said yes: no notification tells them back what they just chose.
+    noticeHistory_ = policy::onConfirmedInterruption(noticeHistory_, clock_.elapsed());
+    return true;
 }
 
 void TrayApp::refresh() {
@@ -164,87 +156,90 @@ void TrayApp::refresh() {
     // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the
     // menu and tooltip then.
     if (!modelShown_ || m != shownModel_) {
-        statusWidget_->setModel(m, stateColor(st.state, menu_.palette()));
-        open_->setEnabled(m.openEnabled);
-        start_->setEnabled(m.startEnabled);
-        stop_->setEnabled(m.stopEnabled);
-        restart_->setEnabled(m.restartEnabled);
-        restart_->setText(m.restartLabel);
-        orphans_->setVisible(m.orphanCount > 0);
-        orphans_->setText(m.orphanLabel);
-        statusWidget_->setToolTip(st.failure.cause); // the whole cause; the menu line is cut
-        tryAgain_->setVisible(m.tryAgainEnabled);
-        showLog_->setVisible(m.showLogEnabled);
-        useFreePort_->setText(m.useFreePortLabel);
-        useFreePort_->setVisible(!m.useFreePortLabel.isEmpty());
+        menu_->setModel(m, stateColor(st.state, menu_->menu()->palette()));
         icon_.setToolTip(m.tooltip);
-        refreshMcpMenu(m);
         shownModel_ = m;
         modelShown_ = true;
     }
-
-    IconFlags flags;
-    flags.orphans = !st.orphans.isEmpty();
-    flags.orphanCount = int(st.orphans.size());
-    flags.versionMismatch = st.versionMismatch;
-    flags.mcpAttention = m.mcpFlaggedCount > 0;
-    flags.working = st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty();
-    if (!iconSet_ || st.state != iconState_ || flags != iconFlags_) {
-        icon_.setIcon(stateIcon(st.state, flags, QApplication::palette()));
-        if (statusWindow_) statusWindow_->setWindowIcon(icon_.icon()); // the state, as the tray
-        iconSet_ = true;
-        iconState_ = st.state;
-        iconFlags_ = flags;
-    }
+    refreshIcon(false);
     if (statusWindow_) statusWindow_->refresh();
     if (orphanDialog_) orphanDialog_->setOrphans(st.orphans);
     maybeOfferOrphans();
 }
 
-void TrayApp::refreshMcpMenu(const TrayMenuModel &m) {
-    QStringList labels;
-    for (const McpMenuRow &row : m.mcpRows)
-        labels << row.label + (row.reconnectEnabled ? QStringLiteral("+") : QStringLiteral("-")) +
-                      row.actionLabel + row.attentionLabel;
-    mcpMenu_->setTitle(m.mcpMenuTitle);
-    if (labels.isEmpty()) labels << m.mcpEmptyText;
-    if (labels == mcpLabels_) return;
-    mcpLabels_ = labels;
-    mcpMenu_->clear();
-    for (QAction *a : std::as_const(mcpAttention_))
-        delete a;
-    mcpAttention_.clear();
-    if (m.mcpRows.isEmpty()) {
-        mcpMenu_->addAction(m.mcpEmptyText)->setEnabled(false);
+void TrayApp::refreshIcon(bool force) {
+    const ServiceStatus &st = runtime_->supervisor()->status();
+    const IconFlags flags = flagsOf(st, shownModel_);
+    const Panel panel = panelFor(runtime_->settings().settings.trayIcon, systemPanelIsLight(),
+                                 panelOf(QApplication::palette()));
+    if (!force && iconSet_ && st.state == iconState_ && flags == iconFlags_ && panel == panel_)
         return;
+    const bool moving = animates(st.state, flags) && !reducedMotion();
+    const bool began = !iconSet_ || st.state != iconState_ || flags.working != iconFlags_.working;
+    iconSet_ = true;
+    iconState_ = st.state;
+    iconFlags_ = flags;
+    panel_ = panel;
+    if (moving && began) { // a short animation as it begins; the still picture after it
+        animationStart_ = clock_.elapsed();
+        animation_.start();
+        animate();
+    } else if (!moving) {
+        animation_.stop();
+        animationStart_ = -1;
     }
-    for (const McpMenuRow &row : m.mcpRows) {
-        const QString name = row.name;
-        // One action per server (disconnect + connect: a fresh process, the service untouched),
-        // named "Restart" when it is over its limit.
-        const auto act = [this, name] { runtime_->reconnectMcp(name); };
-        QMenu *sub = mcpMenu_->addMenu(row.label);
-        if (row.flagged) sub->addAction(row.flagReason)->setEnabled(false);
-        sub->addAction(row.actionLabel, this, act)->setEnabled(row.reconnectEnabled);
-        if (row.attentionLabel.isEmpty()) continue;
-        // Over its limit: in the menu itself, not only two submenus down.
-        auto *top = new QAction(row.attentionLabel, &menu_);
-        top->setToolTip(row.flagReason);
-        connect(top, &QAction::triggered, this, act);
-        top->setEnabled(row.reconnectEnabled);
-        menu_.insertAction(mcpMenu_->menuAction(), top);
-        mcpAttention_.append(top);
-    }
+    if (animationStart_ < 0) icon_.setIcon(stateIcon(st.state, flags, panel));
+    if (statusWindow_) statusWindow_->setWindowIcon(stateIcon(st.state, flags, panel));
 }
 
-void TrayApp::onNotice(policy::NoticeKind kind, const QString &message) {
-    if (!runtime_->settings().settings.notifications || !icon_.isVisible() ||
-        !policy::mayNotify(noticeHistory_, kind) || !limiter_.allow(kind, clock_.elapsed()))
+void TrayApp::animate() {
+    const qint64 ran = clock_.elapsed() - animationStart_;
+    if (animationStart_ < 0 || ran >= kAnimationMs) {
+        animation_.stop();
+        animationStart_ = -1;
+        icon_.setIcon(stateIcon(iconState_, iconFlags_, panel_));
         return;
-    noticeHistory_ = policy::afterShown(noticeHistory_, kind);
-    const QString title =
-        QString::fromStdString(policy::noticeTitle(kind, runtime_->supervisor()->status().profile));
-    icon_.showMessage(title, message, iconFor(kind), 8000);
+    }
+    constexpr qint64 kCycleMs = 1000;
+    const qreal phase = qreal(ran % kCycleMs) / kCycleMs;
+    icon_.setIcon(stateIcon(iconState_, iconFlags_, panel_, phase));
+}
+
+QString TrayApp::iconKeyShown() const {
+    return iconKey(iconState_, iconFlags_) +
+           (panel_ == Panel::Dark ? QStringLiteral("@dark") : QStringLiteral("@light")) +
+           (animationStart_ >= 0 ? QStringLiteral("~moving") : QString());
+}
+
+bool TrayApp::eventFilter(QObject *watched, QEvent *event) {
+    // The desktop's theme changed (on Windows the taskbar's too): the icon's set may change.
+    if (watched == qApp &&
+        (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::ThemeChange))
+        QTimer::singleShot(0, this, [this] {
+            if (modelShown_)
+                menu_->setModel(shownModel_, stateColor(iconState_, menu_->menu()->palette()));
+            refreshIcon(false);
+        });
+    return QObject::eventFilter(watched, event);
+}
+
+void TrayApp::onNotice(policy::NoticeKind kind) {
+    // Orphans found at launch bring their dialog, which is notice enough (maybeOfferOrphans).
+    if (kind == policy::NoticeKind::OrphansFound && orphanDialog_ && orphanDialog_->isVisible())
+        return;
+    present(policy::onNotice(noticeHistory_, kind, clock_.elapsed()));
+}
+
+void TrayApp::present(const policy::NoticeStep &step) {
+    noticeHistory_ = step.history;
+    if (step.wakeAt) noticeWake_.start(int(qMax<qint64>(0, *step.wakeAt - clock_.elapsed())));
+    if (!step.show) return;
+    if (!runtime_->settings().settings.notifications || !icon_.isVisible() ||
+        !limiter_.allow(*step.show, clock_.elapsed()))
+        return;
+    lastShown_ = notificationFor(*step.show, runtime_->supervisor()->status(), step.afterCrash,
+                                 step.cutShort);
+    icon_.showMessage(lastShown_.title, lastShown_.text, iconFor(*step.show), 10000);
 }
 
 void TrayApp::maybeOfferOrphans() {
@@ -252,11 +247,7 @@ void TrayApp::maybeOfferOrphans() {
     if (orphansOffered_ || st.orphans.isEmpty() || clock_.elapsed() > kLaunchPhaseMs) return;
     orphansOffered_ = true;
     if (runtime_->settings().settings.orphansOnLaunch != policy::OrphanMode::Ask) return;
-    onNotice(policy::NoticeKind::OrphansFound,
-             tr("%1 from an earlier service still running.")
-                 .arg(QString::fromStdString(
-                     policy::countOf(st.orphans.size(), "MCP process is", "MCP processes are"))));
-    showOrphanDialog();
+    showOrphanDialog(); // the dialog is the notice: no balloon beside it
 }
 
 void TrayApp::show() {
@@ -273,14 +264,16 @@ void TrayApp::show() {
             icon_.show();
         } else if (clock_.elapsed() > deadline && !statusWindow_) {
             // Keep polling: a tray host that appears later still gets the icon.
-            showStatusWindow(tr("No system tray is available, so Tether shows this window instead. "
-                                "Closing it keeps Tether running; `tether` again reopens it."));
+            showStatusWindow(NoticeTarget::Status,
+                             Words::tr("No system tray is available, so Tether shows this window "
+                                       "instead. Closing it keeps Tether running; starting "
+                                       "Tether again reopens it."));
         }
     });
     trayWait_.start();
 }
 
-void TrayApp::showStatusWindow(const QString &why) {
+void TrayApp::showStatusWindow(NoticeTarget at, const QString &why) {
     if (!statusWindow_) {
         statusWindow_ = new ui::StatusWindow(modelOf(runtime_));
         statusWindow_->setAttribute(Qt::WA_DeleteOnClose);
@@ -290,10 +283,10 @@ void TrayApp::showStatusWindow(const QString &why) {
         connect(statusWindow_, &ui::StatusWindow::startRequested, this,
                 [this] { runtime_->supervisor()->start(); });
         connect(statusWindow_, &ui::StatusWindow::stopRequested, this, [this] {
-            if (consents(tr("Stop"))) runtime_->supervisor()->stop();
+            if (consents(Words::tr("Stop"))) runtime_->supervisor()->stop();
         });
         connect(statusWindow_, &ui::StatusWindow::restartRequested, this, [this] {
-            if (consents(tr("Restart"))) runtime_->supervisor()->restart();
+            if (consents(Words::tr("Restart"))) runtime_->supervisor()->restart();
         });
         connect(statusWindow_, &ui::StatusWindow::openRequested, this,
                 [this] { QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url)); });
@@ -306,8 +299,15 @@ void TrayApp::showStatusWindow(const QString &why) {
                 [this] { runtime_->supervisor()->start(); });
         connect(failure, &ui::FailurePanel::showLogRequested, this, &TrayApp::showLog);
         connect(failure, &ui::FailurePanel::useFreePortRequested, this, &TrayApp::useFreePort);
+        connect(failure, &ui::FailurePanel::fixRequested, this,
+                [this](const QString &key) { showSettings(key); });
     }
     if (!why.isEmpty()) statusWindow_->setNotice(why);
+    if (at == NoticeTarget::Orphans && !runtime_->supervisor()->status().orphans.isEmpty()) {
+        showOrphanDialog();
+        return;
+    }
+    statusWindow_->showAt(at);
     statusWindow_->show();
     statusWindow_->raise();
     statusWindow_->activateWindow();
@@ -323,15 +323,15 @@ void TrayApp::useFreePort() {
     if (port == 0) return;
     QString error;
     if (!runtime_->useFreePort(port, &error))
-        QMessageBox::warning(nullptr, tr("Use a free port"), error);
+        QMessageBox::warning(nullptr, Words::tr("Use a free port"), error);
 }
 
 void TrayApp::copyDiagnostics() {
     QApplication::clipboard()->setText(runtime_->diagnostics());
     if (icon_.isVisible())
-        icon_.showMessage(QStringLiteral("Tether"),
-                          tr("Diagnostics copied: paste them into your bug report. Passwords "
-                             "and tokens are removed."),
+        icon_.showMessage(Words::tr("Diagnostics copied"),
+                          Words::tr("Paste them into your bug report. Passwords and tokens are "
+                                    "removed."),
                           QSystemTrayIcon::Information, 5000);
 }
 
@@ -353,9 +353,10 @@ void TrayApp::showOrphanDialog() {
     orphanDialog_->setOrphans(runtime_->supervisor()->status().orphans);
     orphanDialog_->show();
     orphanDialog_->raise();
+    orphanDialog_->activateWindow();
 }
 
-void TrayApp::showSettings() {
+void TrayApp::showSettings(const QString &key) {
     if (!settingsDialog_) {
         ui::SettingsDialog::Hooks hooks;
         hooks.apply = [this](const Settings &s) { runtime_->applySettings(s); };
@@ -365,7 +366,19 @@ void TrayApp::showSettings() {
         settingsDialog_->setAttribute(Qt::WA_DeleteOnClose);
     }
     settingsDialog_->show();
+    if (!key.isEmpty()) settingsDialog_->showField(key);
     settingsDialog_->raise();
+    settingsDialog_->activateWindow();
+}
+
+void TrayApp::showAbout() {
+    if (!aboutDialog_) {
+        aboutDialog_ = new ui::AboutDialog;
+        aboutDialog_->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    aboutDialog_->show();
+    aboutDialog_->raise();
+    aboutDialog_->activateWindow();
 }
 
 } // namespace tether

@@ -2,13 +2,14 @@
 // windows they open. Everything is read from the Runtime's model on each change.
 #pragma once
 
+#include "policy/notice.h"
 #include "policy/state.h"
 #include "tray/notice_limiter.h"
+#include "tray/notification.h"
 #include "tray/tray_icons.h"
 #include "tray/tray_menu_model.h"
 
 #include <QElapsedTimer>
-#include <QMenu>
 #include <QObject>
 #include <QPointer>
 #include <QSystemTrayIcon>
@@ -16,9 +17,10 @@
 
 namespace tether {
 
-class MenuStatusWidget;
 class Runtime;
+class TrayMenu;
 namespace ui {
+class AboutDialog;
 class OrphanDialog;
 class SettingsDialog;
 class StatusWindow;
@@ -32,49 +34,57 @@ public:
     // Show the icon, or wait for a tray host and fall back to the status window.
     void show();
 
-    void showStatusWindow(const QString &why = QString());
+    // The status window, at the place a notification or a menu item points to.
+    void showStatusWindow(NoticeTarget at = NoticeTarget::Status, const QString &why = QString());
     void showOrphanDialog();
-    void showSettings();
+    // Settings, with the field of `key` ("service/arguments") in view and focused, if given.
+    void showSettings(const QString &key = QString());
+    void showAbout();
+
+    TrayMenu *trayMenu() const { return menu_; }
+    QSystemTrayIcon *trayIcon() { return &icon_; }
+    // What the last notification said and where a click on it leads (tests read it).
+    const Notification &lastNotification() const { return lastShown_; }
+    // The icon as shown now, by name ("healthy+working+orphans") and its set.
+    QString iconKeyShown() const;
+    Panel panel() const { return panel_; }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     // Asks in the tray before `action` interrupts running tool calls; true when none runs.
     bool consents(const QString &action);
-    void buildMenu();
+    void wireMenu();
     void showLog();
     void useFreePort();
     void copyDiagnostics();
     void refresh();
-    void refreshMcpMenu(const TrayMenuModel &m);
-    void onNotice(tether::policy::NoticeKind kind, const QString &message);
+    void refreshIcon(bool force);
+    void animate();
+    void onNotice(tether::policy::NoticeKind kind);
+    void present(const policy::NoticeStep &step);
     void maybeOfferOrphans();
     void waitForTray();
 
     Runtime *runtime_;
     bool autostart_;
     QSystemTrayIcon icon_;
-    QMenu menu_;
-    QMenu *mcpMenu_ = nullptr;
-    MenuStatusWidget *statusWidget_ = nullptr; // owned by its QWidgetAction
-    QList<QAction *> mcpAttention_;            // top-level rows for flagged MCP servers
-    QAction *open_ = nullptr;
-    QAction *start_ = nullptr;
-    QAction *stop_ = nullptr;
-    QAction *restart_ = nullptr;
-    QAction *orphans_ = nullptr;
-    // Failed: the cause, and what can be done (wired in buildFailureItems).
-    QAction *tryAgain_ = nullptr;
-    QAction *showLog_ = nullptr;
-    QAction *useFreePort_ = nullptr;
-    QStringList mcpLabels_;    // what the submenu shows now, to rebuild it only on change
+    TrayMenu *menu_ = nullptr;
     TrayMenuModel shownModel_; // what the menu and tooltip show now
     bool modelShown_ = false;
     bool iconSet_ = false;
     policy::State iconState_ = policy::State::Stopped;
     IconFlags iconFlags_;
+    Panel panel_ = Panel::Light;
+    QTimer animation_; // the frames of the short animation (kAnimationFrameMs)
+    qint64 animationStart_ = -1;
 
     NoticeLimiter limiter_;
-    policy::NoticeHistory noticeHistory_; // a shown crash owes one "running again"
-    QElapsedTimer clock_;                 // monotonic, for the limiter and the launch phase
+    policy::NoticeHistory noticeHistory_; // one notice per incident (policy/notice.h)
+    QTimer noticeWake_;                   // a held crash is told when its time is up
+    Notification lastShown_;
+    QElapsedTimer clock_; // monotonic, for the limiter and the launch phase
     bool orphansOffered_ = false;
     QTimer trayWait_;
     QTimer *tick_ = nullptr; // each second while something counts seconds, else each minute
@@ -82,6 +92,7 @@ private:
     QPointer<ui::StatusWindow> statusWindow_;
     QPointer<ui::OrphanDialog> orphanDialog_;
     QPointer<ui::SettingsDialog> settingsDialog_;
+    QPointer<ui::AboutDialog> aboutDialog_;
 };
 
 } // namespace tether

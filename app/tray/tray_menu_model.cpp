@@ -1,17 +1,12 @@
 #include "tray/tray_menu_model.h"
 
-#include "policy/notice.h"
+#include "service/words.h"
 #include "ui/format.h"
-
-#include <QCoreApplication>
+#include "ui/status_text.h"
 
 namespace tether {
 
 namespace {
-
-QString tr(const char *text) {
-    return QCoreApplication::translate("tether", text);
-}
 
 bool serviceAnswers(policy::State s) {
     return s == policy::State::Healthy || s == policy::State::NotResponding;
@@ -22,166 +17,141 @@ qint64 secondsUntil(const QDateTime &at, const QDateTime &now) {
     return qMax<qint64>(0, (now.msecsTo(at) + 999) / 1000);
 }
 
+// At most two lines of the menu's width: the middle goes, the end (what changes) stays.
+QString twoLines(const QString &text) {
+    constexpr int kChars = 2 * kMenuStatusChars;
+    constexpr int kTail = 16;
+    return text.size() <= kChars
+               ? text
+               : text.left(kChars - kTail - 1) + QChar(0x2026) + text.right(kTail);
+}
+
 } // namespace
 
 bool operator==(const McpMenuRow &a, const McpMenuRow &b) {
-    return a.name == b.name && a.label == b.label && a.reconnectEnabled == b.reconnectEnabled &&
-           a.flagged == b.flagged && a.flagReason == b.flagReason &&
-           a.actionLabel == b.actionLabel && a.attentionLabel == b.attentionLabel;
+    return a.name == b.name && a.label == b.label && a.actionLabel == b.actionLabel &&
+           a.actionEnabled == b.actionEnabled && a.flagged == b.flagged && a.flagText == b.flagText;
 }
 
 bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
     return a.statusLine == b.statusLine && a.detailLine == b.detailLine &&
-           a.activityLine == b.activityLine && a.tooltip == b.tooltip && a.url == b.url &&
-           a.openEnabled == b.openEnabled && a.startEnabled == b.startEnabled &&
-           a.stopEnabled == b.stopEnabled && a.restartEnabled == b.restartEnabled &&
-           a.restartLabel == b.restartLabel && a.mcpRows == b.mcpRows &&
-           a.mcpEmptyText == b.mcpEmptyText && a.mcpFlaggedCount == b.mcpFlaggedCount &&
-           a.mcpMenuTitle == b.mcpMenuTitle && a.orphanCount == b.orphanCount &&
-           a.orphanLabel == b.orphanLabel && a.failureLine == b.failureLine &&
-           a.tryAgainEnabled == b.tryAgainEnabled && a.showLogEnabled == b.showLogEnabled &&
-           a.useFreePortLabel == b.useFreePortLabel;
+           a.thirdLine == b.thirdLine && a.tooltip == b.tooltip && a.url == b.url &&
+           a.showOpen == b.showOpen && a.showStart == b.showStart && a.showStop == b.showStop &&
+           a.showRestart == b.showRestart && a.restartLabel == b.restartLabel &&
+           a.fixLabel == b.fixLabel && a.fixKey == b.fixKey &&
+           a.useFreePortLabel == b.useFreePortLabel && a.showTryAgain == b.showTryAgain &&
+           a.showShowLog == b.showShowLog && a.mcpRows == b.mcpRows &&
+           a.mcpMenuTitle == b.mcpMenuTitle && a.mcpFlaggedCount == b.mcpFlaggedCount &&
+           a.orphanCount == b.orphanCount && a.orphanLabel == b.orphanLabel;
 }
 
 QString consentQuestion(const ServiceStatus &st, const QString &action) {
     if (st.activity.runningTools.isEmpty()) return QString();
     QStringList tools;
     for (const RunningToolStatus &t : st.activity.runningTools)
-        tools << tr("%1 (session %2, running for %3)")
-                     .arg(t.tool.isEmpty() ? tr("an unnamed tool") : t.tool, t.session,
+        tools << Words::tr("%1 (running for %2)")
+                     .arg(t.tool.isEmpty() ? Words::tr("an unnamed tool") : t.tool,
                           ui::durationText(t.runningMs));
-    // Spelt out: without a translator Qt leaves "call(s)" as written.
-    const QString list = tools.join(QLatin1Char('\n'));
-    if (tools.size() == 1)
-        return tr("%1 now? The service is running a tool call, which will be interrupted:\n\n%2")
-            .arg(action, list);
-    return tr("%1 now? The service is running %2 tool calls, which will be interrupted:\n\n%3")
-        .arg(action, QString::number(tools.size()), list);
+    return Words::tr("%1 now? The service is running %n tool call(s), which will be interrupted:",
+                     nullptr, int(tools.size()))
+               .arg(action) +
+           QStringLiteral("\n\n") + tools.join(QLatin1Char('\n'));
 }
 
 TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     using policy::State;
     TrayMenuModel m;
     const bool running = st.state != State::Stopped && st.state != State::Failed;
+    const bool answers = serviceAnswers(st.state);
 
     // The state, and what Tether will do by itself next: the countdown a person waits on.
     m.statusLine = ui::stateLabel(st.state);
     if (st.state == State::NotResponding && st.replaceAt.isValid()) {
         const qint64 s = secondsUntil(st.replaceAt, now);
-        m.statusLine += s > 0 ? tr(" · replaced in %1 s unless it answers").arg(s)
-                              : tr(" · replaced unless the next check answers");
+        m.statusLine += s > 0 ? Words::tr(" · replaced in %1").arg(ui::durationText(s * 1000))
+                              : Words::tr(" · replaced unless it answers now");
     } else if (st.state == State::Restarting && st.restartAt.isValid() &&
                secondsUntil(st.restartAt, now) > 0) {
-        m.statusLine += tr(" · again in %1 s").arg(secondsUntil(st.restartAt, now));
+        m.statusLine += Words::tr(" · again in %1")
+                            .arg(ui::durationText(secondsUntil(st.restartAt, now) * 1000));
     }
-    if (st.external) m.statusLine += tr(" · adopted");
-    // The version alone: the demo's version already says "demo" ("demo 1.18.33-demo").
+    // The version alone: the demo's version already says "demo" ("1.18.33-demo").
     QStringList parts;
     if (!st.version.isEmpty()) parts << st.version;
-    if (st.port != 0) parts << tr("port %1").arg(st.port);
+    if (st.port != 0) parts << Words::tr("port %1").arg(st.port);
     if (running && st.startedAt.isValid())
-        parts << tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
+        parts << Words::tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
+    // Each fact whole on its line: a line that must wrap breaks between them, never "10 | s".
+    for (QString &part : parts)
+        part.replace(QLatin1Char(' '), QChar::Nbsp);
     m.detailLine = parts.join(QStringLiteral(" · "));
-    // What the service is doing, in the policy's words ("busy: 1 session, tool X for 45 s").
-    const bool working = !st.activity.summary.isEmpty() &&
-                         (st.activity.busySessions > 0 || !st.activity.runningTools.isEmpty());
-    // A line of its own, wrapped to the menu's width and elided beyond two of its lines: appended
-    // to the status line it made the menu wider than an 800-pixel screen (seen under Xvfb). Cut
-    // at 60 characters, one tool call with a long name (everything_trigger-long-running-operation)
-    // wrapped anyway and lost the middle of its name ("trigger-lo…peration").
-    constexpr int kActivityChars = 2 * kMenuStatusChars;
-    if (working && serviceAnswers(st.state)) {
-        const QString &a = st.activity.summary;
-        constexpr int kTail = 16; // the middle goes: "for 45 s" is what changes
-        m.activityLine = a.size() <= kActivityChars
-                             ? a
-                             : a.left(kActivityChars - kTail - 1) + QChar(0x2026) + a.right(kTail);
-    }
+    const QString activity = ui::activityText(st);
+    const QString failure = ui::failureText(st);
+    // Its own line, wrapped to the menu's width and cut beyond two of its lines: appended to the
+    // status line it made the menu wider than an 800-pixel screen (seen under Xvfb).
+    // Long tool names: one named, the others counted, rather than a name cut in its middle.
+    const QString shortActivity =
+        activity.size() <= 2 * kMenuStatusChars ? activity : ui::activityText(st, 1);
+    m.thirdLine = twoLines(st.state == State::Failed ? failure : shortActivity);
 
-    m.tooltip = QStringLiteral("Tether: ") + m.statusLine;
+    m.tooltip = Words::tr("Tether: %1").arg(m.statusLine);
     if (!m.detailLine.isEmpty()) m.tooltip += QLatin1Char('\n') + m.detailLine;
-    if (working && serviceAnswers(st.state)) m.tooltip += QLatin1Char('\n') + st.activity.summary;
-    if (!st.lastInterrupted.summary.isEmpty())
-        m.tooltip += QLatin1Char('\n') + tr("Last %1").arg(st.lastInterrupted.summary);
-    if (st.versionMismatch)
+    if (!activity.isEmpty()) m.tooltip += QLatin1Char('\n') + activity;
+    if (!failure.isEmpty()) m.tooltip += QLatin1Char('\n') + failure;
+    const QString cut = ui::interruptedText(st.lastInterrupted);
+    if (!cut.isEmpty()) m.tooltip += QLatin1Char('\n') + cut;
+    if (st.versionMismatch && !st.installedVersion.isEmpty())
         m.tooltip +=
-            QLatin1Char('\n') + tr("Installed version %1 differs").arg(st.installedVersion);
+            QLatin1Char('\n') + Words::tr("Version %1 is installed").arg(st.installedVersion);
     if (!st.orphans.isEmpty())
-        m.tooltip += QLatin1Char('\n') +
-                     QString::fromStdString(policy::countOf(
-                         st.orphans.size(), "orphaned MCP process", "orphaned MCP processes"));
+        m.tooltip += QLatin1Char('\n') + ui::orphanCountText(int(st.orphans.size()));
     // Records Tether could not save: said whatever the state, since the next start relies on them.
     for (const QString &e : st.stateFileErrors)
-        m.tooltip += QLatin1Char('\n') + tr("Not saved: %1").arg(e);
-    // Failed says what went wrong in the service's own words (failure.cause), else the machine's.
-    const bool failed = st.state == State::Failed;
-    const QString cause = !st.failure.cause.isEmpty() ? st.failure.cause : st.lastError;
-    if (failed && !cause.isEmpty()) m.tooltip += QLatin1Char('\n') + cause;
-    if (failed) {
-        // The service's own words when it said any ("Unknown option 'bogus'."), else the cause;
-        // at most as wide as the activity line (a wider one made the menu overflow small
-        // screens). The tooltip and the status window have the whole cause.
-        const QString shown = st.failure.errorLine.isEmpty() ? cause : st.failure.errorLine;
-        constexpr int kFailureChars = 60;
-        m.failureLine =
-            shown.size() <= kFailureChars ? shown : shown.left(kFailureChars - 1) + QChar(0x2026);
-        m.tryAgainEnabled = true;
-        m.showLogEnabled = !st.failure.logPath.isEmpty();
-        if (st.failure.portHeld && st.failure.freePort != 0)
-            m.useFreePortLabel = tr("Use a free port (%1)").arg(st.failure.freePort);
-    }
+        m.tooltip += QLatin1Char('\n') + Words::tr("Not saved: %1").arg(e);
 
     m.url = st.url;
-    m.openEnabled = !st.url.isEmpty() && serviceAnswers(st.state);
+    m.showOpen = !st.url.isEmpty() && answers;
     // While a stop runs, Start is offered: it wins once the stop is done (the last intent).
-    m.startEnabled =
-        st.state == State::Stopped || st.state == State::Failed || st.state == State::Stopping;
-    m.stopEnabled = running && st.state != State::Stopping;
-    // Recovering and Restarting already replace the service; Stopped wants Start.
-    m.restartEnabled =
-        st.state == State::Starting || serviceAnswers(st.state) || st.state == State::Failed;
+    m.showStart = st.state == State::Stopped || st.state == State::Stopping;
+    m.showStop = running && st.state != State::Stopping;
+    // Recovering and Restarting already replace the service; Stopped wants Start, Failed Try again.
+    m.showRestart = st.state == State::Starting || answers;
     m.restartLabel = st.versionMismatch && !st.installedVersion.isEmpty()
-                         ? tr("Restart to update to %1").arg(st.installedVersion)
-                         : tr("Restart");
+                         ? Words::tr("&Restart to update to %1").arg(st.installedVersion)
+                         : Words::tr("&Restart");
+    if (st.state == State::Failed) {
+        m.fixLabel = ui::fixActionText(st.failure.fix);
+        m.fixKey = ui::fixSettingKey(st.failure.fix);
+        if (st.failure.portHeld && st.failure.freePort != 0)
+            m.useFreePortLabel = Words::tr("Use a &free port (%1)").arg(st.failure.freePort);
+        m.showTryAgain = true;
+        m.showShowLog = !st.failure.logPath.isEmpty();
+    }
 
     for (const McpChildStatus &c : st.mcp) {
-        QString status = c.status.isEmpty() ? tr("unknown") : c.status;
-        status.replace(QLatin1Char('_'), QLatin1Char(' '));
-        // A leaking or spinning child is marked; only a person restarts it.
-        const QString mark = c.flagged ? QStringLiteral("⚠ ") : QString();
         McpMenuRow row{c.name,
-                       mark + c.name + QStringLiteral(" — ") + status,
-                       serviceAnswers(st.state),
-                       c.flagged,
-                       c.flagReason,
                        QString(),
-                       QString()};
-        row.actionLabel = c.flagged ? tr("Restart %1").arg(c.name) : tr("Reconnect");
-        // Short enough for the menu's width; the reason in full is the tooltip and the submenu.
-        if (c.flagged)
-            row.attentionLabel =
-                QStringLiteral("⚠ ") + (c.flagReason.startsWith(QLatin1String("memory"))
-                                            ? tr("Restart %1 (memory over its limit)")
-                                            : tr("Restart %1 (CPU busy too long)"))
-                                           .arg(c.name);
+                       c.flagged ? Words::tr("Restart") : Words::tr("Reconnect"),
+                       answers && st.state == State::Healthy,
+                       c.flagged,
+                       ui::mcpFlagText(c)};
+        // A leaking or spinning server is marked; only a person restarts it.
+        row.label = (c.flagged ? QStringLiteral("⚠ ") : QString()) +
+                    Words::tr("%1 — %2", "an MCP server, then its state")
+                        .arg(c.name, ui::mcpStatusText(c, st.state));
         m.mcpRows.append(row);
         m.mcpFlaggedCount += c.flagged ? 1 : 0;
     }
-    m.mcpMenuTitle = m.mcpFlaggedCount > 0
-                         ? tr("⚠ MCP servers (%1 need attention)").arg(m.mcpFlaggedCount)
-                         : tr("MCP servers");
+    m.mcpMenuTitle = m.mcpFlaggedCount > 0 ? Words::tr("⚠ &MCP servers (%n need(s) attention)",
+                                                       nullptr, m.mcpFlaggedCount)
+                                           : Words::tr("&MCP servers (%1)").arg(m.mcpRows.size());
     if (m.mcpFlaggedCount > 0)
         m.tooltip += QLatin1Char('\n') +
-                     tr("%1 MCP server(s) use too much memory or CPU").arg(m.mcpFlaggedCount);
-    if (m.mcpRows.isEmpty())
-        m.mcpEmptyText =
-            serviceAnswers(st.state) ? tr("No MCP servers") : tr("Service not running");
+                     Words::tr("%n MCP server(s) over a limit", nullptr, m.mcpFlaggedCount);
 
     m.orphanCount = int(st.orphans.size());
     if (m.orphanCount > 0)
-        m.orphanLabel = m.orphanCount == 1
-                            ? tr("Clean up 1 orphaned process...")
-                            : tr("Clean up %1 orphaned processes...").arg(m.orphanCount);
+        m.orphanLabel = Words::tr("&Clean up %n orphaned process(es)…", nullptr, m.orphanCount);
     return m;
 }
 
@@ -189,11 +159,12 @@ LoginMenuItem loginMenuItem(const AutostartStatus &status) {
     using State = AutostartStatus::State;
     LoginMenuItem item;
 #ifdef Q_OS_MACOS
-    const QString disabledBySystem = tr("Start at login (off in System Settings)");
+    const QString disabledBySystem = Words::tr("Start at &login (off in System Settings)");
 #else
-    const QString disabledBySystem = tr("Start at login (disabled in Windows Settings)");
+    const QString disabledBySystem = Words::tr("Start at &login (disabled in Windows Settings)");
 #endif
-    item.text = status.state == State::DisabledBySystem ? disabledBySystem : tr("Start at login");
+    item.text =
+        status.state == State::DisabledBySystem ? disabledBySystem : Words::tr("Start at &login");
     item.checked = status.state == State::On;
     item.enabled = status.state == State::On || status.state == State::Off ||
                    status.state == State::DisabledBySystem;

@@ -1,6 +1,6 @@
-// What the tray menu shows for a given status: which actions exist, which are enabled, their
-// labels, the MCP rows and the orphan entry. Pure, so tests check it without a tray; the
-// status window's buttons use the same answers.
+// What the tray menu shows for a given status: one status block, the actions that apply now (the
+// others are not shown, rather than shown disabled), the MCP servers one level deep, the orphan
+// entry. Pure, so tests check it without a tray; the status window's buttons use the same answers.
 #pragma once
 
 #include "service/status.h"
@@ -12,46 +12,45 @@
 
 namespace tether {
 
+// One MCP server in the MCP submenu: its name and state, and its one action (disconnect +
+// connect: a fresh process, the service left alone), "Reconnect", or "Restart" when it is over a
+// limit. Shown as one row: "demo-1 — connected" with the action's word beside it.
 struct McpMenuRow {
     QString name;
-    QString label;         // "name — status"
-    bool reconnectEnabled; // the service is up to take the request
-    // The resource watch flagged it (memory or CPU): its one action says "Restart", and the
-    // menu shows it at the top level (attentionLabel), not only in a submenu.
-    bool flagged = false;
-    QString flagReason;
-    // The one action per server (disconnect + connect: a fresh process, the service left
-    // alone): "Reconnect", or "Restart demo-1" when flagged. There is no second action doing
-    // the same thing under another name.
-    QString actionLabel;
-    QString attentionLabel; // "⚠ Restart demo-1: memory 612 MiB is over 500 MiB"; empty if fine
+    QString label;        // "demo-1 — connected", "⚠ demo-1 — memory over its limit"
+    QString actionLabel;  // "Reconnect" / "Restart"
+    bool actionEnabled;   // the service answers and can take the request
+    bool flagged = false; // over its memory or CPU limit
+    QString flagText;     // why, in words ("uses 612 MiB, over its 500 MiB limit")
 };
 
 bool operator==(const McpMenuRow &a, const McpMenuRow &b);
 
 struct TrayMenuModel {
-    // The first two lines of the menu, shown in normal text (not as disabled grey items):
-    QString statusLine;   // the state and what happens next: "Not responding · replaced in 18 s"
-    QString detailLine;   // version, port, uptime: "1.18.33 · port 4096 · up 3 min"
-    QString activityLine; // what the service is doing, a line of its own; empty when idle
+    // The status block at the top, in normal text (not as disabled grey items):
+    QString statusLine; // the state and what happens next: "Not responding · replaced in 18 s"
+    QString detailLine; // version, port, uptime: "1.18.33 · port 4096 · up 3 min"
+    QString thirdLine;  // what it does ("Running a tool: bash (12 s)") or why it failed
     QString tooltip;
     QString url;
-    bool openEnabled = false;
-    bool startEnabled = false;
-    bool stopEnabled = false;
-    bool restartEnabled = false;
+    // The actions that apply now; each is shown only when it does.
+    bool showOpen = false;
+    bool showStart = false;
+    bool showStop = false;
+    bool showRestart = false;
     QString restartLabel;
+    // Failed: what mends it. One "Try again" (no Start or Restart beside it).
+    QString fixLabel;         // "Edit arguments…" / "Choose program…"; empty: none
+    QString fixKey;           // the setting it opens ("service/arguments")
+    QString useFreePortLabel; // "Use a free port (4097)"; empty = none
+    bool showTryAgain = false;
+    bool showShowLog = false;
+    // MCP servers: a submenu, when the service has any.
     QList<McpMenuRow> mcpRows;
-    QString mcpEmptyText; // non-empty when there are no rows
+    QString mcpMenuTitle; // "MCP servers (3)", marked when one needs attention
     int mcpFlaggedCount = 0;
-    QString mcpMenuTitle; // "MCP servers", marked when one needs attention
     int orphanCount = 0;
     QString orphanLabel; // empty: no orphan entry in the menu
-    // Failed: what went wrong (failure.cause, elided for the menu) and what can be done.
-    QString failureLine; // empty when not Failed
-    bool tryAgainEnabled = false;
-    bool showLogEnabled = false;
-    QString useFreePortLabel; // "Use a free port (4097)"; empty = no item
 };
 
 // The question to ask before `action` ("Stop", "Restart", "Quit and stop") while tool calls run,
@@ -70,11 +69,10 @@ TrayMenuModel trayMenuModel(const ServiceStatus &status, const QDateTime &now);
 // so the menu does not jump between ~160 and ~410 px as the state changes; longer lines wrap.
 constexpr int kMenuStatusChars = 42;
 
-// The "Start at login" checkbox, from the entry as read back from the OS: checked only when
-// our entry is there, and disabled (with the reason) when the entry is another program's or
-// unreadable, because Tether will not touch it. When the OS's own startup settings switched
-// our entry off (Windows Task Manager / Settings), the label says so and checking it turns
-// it back on.
+// The "Start at login" checkbox (Settings), from the entry as read back from the OS: checked only
+// when our entry is there, and disabled (with the reason) when the entry is another program's or
+// unreadable, because Tether will not touch it. When the OS's own startup settings switched our
+// entry off (Windows Task Manager / Settings), the label says so and checking it turns it on.
 struct LoginMenuItem {
     QString text;
     bool checked = false;

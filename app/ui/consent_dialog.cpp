@@ -1,24 +1,21 @@
 #include "ui/consent_dialog.h"
 
-#include <QCoreApplication>
+#include "service/words.h"
+
 #include <QMessageBox>
 #include <QPushButton>
 
 namespace tether::ui {
 
-namespace {
-QString tr(const char *text) {
-    return QCoreApplication::translate("ConsentDialog", text);
-}
-} // namespace
-
 QMessageBox *newConsentDialog(QWidget *parent, const QString &action, const QString &question) {
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Interrupt running tool calls?"), question,
-                                QMessageBox::NoButton, parent);
+    auto *box = new QMessageBox(QMessageBox::Warning, Words::tr("Interrupt running tool calls?"),
+                                question, QMessageBox::NoButton, parent);
     box->setObjectName(QStringLiteral("consentDialog"));
-    QPushButton *go = box->addButton(tr("%1 anyway").arg(action), QMessageBox::DestructiveRole);
+    QPushButton *go = box->addButton(
+        Words::tr("%1 anyway", "a button: stop, restart or quit even so").arg(action),
+        QMessageBox::DestructiveRole);
     go->setObjectName(QStringLiteral("goAhead"));
-    QPushButton *keep = box->addButton(tr("Keep it running"), QMessageBox::RejectRole);
+    QPushButton *keep = box->addButton(Words::tr("&Keep it running"), QMessageBox::RejectRole);
     keep->setObjectName(QStringLiteral("keepRunning"));
     box->setDefaultButton(keep);
     box->setEscapeButton(keep);

@@ -19,14 +19,15 @@ QString memoryText(quint64 kib);     // "812 KiB", "14.2 MiB", "1.3 GiB"
 // will be replaced in 18 s if it does not answer." Empty when there is nothing to add (healthy).
 QString nextStepText(const ServiceStatus &st, const QDateTime &now);
 
-// One line of Tether's log as a person reads it in the Events list: a short local time and
-// plain words ("14:02:11", "Not responding: no answer within 1000 ms"). text is empty for a
-// line that has nothing to tell a person (a launch scan that found nothing).
+// One line of Tether's log as a person reads it in the Events list: a short local time and a
+// sentence ("14:02:11", "The service stopped answering."). Lines that are for a bug report (a
+// scan that found nothing, a PATH, pids, timings) say nothing: text is empty, unless `details`
+// asks for the log's own words.
 struct EventLine {
     QString time;
     QString text;
 };
-EventLine eventLine(const QString &logLine, const QDateTime &now);
+EventLine eventLine(const QString &logLine, const QDateTime &now, bool details = false);
 
 // The span the health timeline shows: the shortest of 1, 5, 15 and 60 minutes that holds the
 // history it has, so a 5-second spell in a young history is wide enough to see.

@@ -3,6 +3,7 @@
 #include "tray/tray_icons.h"
 #include "ui/format.h"
 
+#include <QHash>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -10,11 +11,61 @@
 
 namespace tether::ui {
 
+namespace {
+
+// A check that went unanswered while a person had the service stopped, or while it was starting
+// or being replaced, says nothing about its health: only misses while it served count.
+bool missCounts(const HealthSample &s) {
+    return s.probe && s.latencyMs < 0 &&
+           (s.state == policy::State::Healthy || s.state == policy::State::NotResponding);
+}
+
+} // namespace
+
 HealthTimeline::HealthTimeline(UiModel model, QWidget *parent)
     : QWidget(parent)
     , model_(std::move(model)) {
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setToolTip(tr("Probe latency (line), unanswered probes (red bars), state (bands)"));
+    setAccessibleName(tr("Health timeline"));
+}
+
+QString HealthTimeline::summary() const {
+    const qint64 now = model_.now().toMSecsSinceEpoch();
+    const std::vector<HealthSample> samples = model_.health().lastHour(now);
+    if (samples.empty()) return tr("No checks yet.");
+    const qint64 from = now - spanMs();
+    // Time in each state, in the order they first appear.
+    QList<policy::State> order;
+    QHash<int, qint64> spent;
+    int missed = 0;
+    qint64 slowest = -1;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        if (samples[i].atMs < from) continue;
+        missed += missCounts(samples[i]) ? 1 : 0;
+        slowest = std::max(slowest, samples[i].latencyMs);
+        const qint64 end = i + 1 < samples.size() ? samples[i + 1].atMs : now;
+        if (end <= samples[i].atMs) continue;
+        const int key = int(samples[i].state);
+        if (!spent.contains(key)) order << samples[i].state;
+        spent[key] += end - samples[i].atMs;
+    }
+    QStringList states;
+    for (policy::State s : order)
+        states << tr("%1 for %2", "a state, then how long")
+                      .arg(stateLabel(s), durationText(spent.value(int(s))));
+    QString text = states.join(tr(", ")) + QLatin1Char('.');
+    if (missed > 0) text += QLatin1Char(' ') + tr("%n check(s) went unanswered.", nullptr, missed);
+    if (slowest >= 0) text += QLatin1Char(' ') + tr("Slowest answer: %1 ms.").arg(slowest);
+    return text;
+}
+
+QString HealthTimeline::legendHtml() const {
+    const QPalette &pal = palette();
+    const QString swatch = QStringLiteral("<span style='color:%1'>%2</span>");
+    return tr("%1 answer time  %2 no answer  %3 state (its colour)")
+        .arg(swatch.arg(pal.color(QPalette::Highlight).name(), QStringLiteral("━")),
+             swatch.arg(stateColor(policy::State::Failed, pal).name(), QStringLiteral("┃")),
+             swatch.arg(stateColor(policy::State::Healthy, pal).name(), QStringLiteral("▬")));
 }
 
 qint64 HealthTimeline::spanMs() const {
@@ -68,13 +119,11 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
     p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()));
     p.setPen(pal.color(QPalette::Text));
     p.drawText(QRectF(0, plot.top() - fm.height() / 2.0, plot.left() - 4, fm.height()),
-               Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("%1 ms").arg(top));
+               Qt::AlignRight | Qt::AlignVCenter, tr("%1 ms").arg(top));
     p.drawText(QRectF(0, plot.bottom() - fm.height() / 2.0, plot.left() - 4, fm.height()),
-               Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0 ms"));
+               Qt::AlignRight | Qt::AlignVCenter, tr("%1 ms").arg(0));
     const QRectF axis(plot.left(), bands.bottom() + 2, plot.width(), fm.height());
-    const auto ago = [](qint64 ms) {
-        return ms % 60000 == 0 ? tr("%1 min ago").arg(ms / 60000) : tr("%1 s ago").arg(ms / 1000);
-    };
+    const auto ago = [](qint64 ms) { return tr("%1 ago").arg(durationText(ms)); };
     p.drawText(axis, Qt::AlignLeft, ago(span));
     p.drawText(axis, Qt::AlignHCenter, ago(span / 2));
     p.drawText(axis, Qt::AlignRight, tr("now"));
@@ -87,7 +136,7 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
         const qreal x = xOf(s.atMs);
         if (s.latencyMs < 0) {
             // Full height and 2 px wide: an unanswered probe is the thing to see here.
-            p.fillRect(QRectF(x - 1, plot.top(), 2, plot.height()), missed);
+            if (missCounts(s)) p.fillRect(QRectF(x - 1, plot.top(), 2, plot.height()), missed);
             drawing = false; // a miss breaks the line
             continue;
         }
@@ -105,7 +154,7 @@ void HealthTimeline::paintEvent(QPaintEvent *) {
 
     if (samples.empty()) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(plot, Qt::AlignCenter, tr("No probes yet"));
+        p.drawText(plot, Qt::AlignCenter, tr("No checks yet"));
     }
 }
 

@@ -11,6 +11,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -43,6 +44,11 @@ QString scriptName(const QString &arg) {
         if (!parts.isEmpty() && !parts[0].isEmpty()) return parts[0];
     }
     return QFileInfo(path).fileName();
+}
+
+QString ageText(const OrphanStatus &o) {
+    return durationText(o.startedAt.isValid() ? o.startedAt.msecsTo(QDateTime::currentDateTime())
+                                              : o.ageMs);
 }
 
 } // namespace
@@ -94,11 +100,9 @@ QString programName(const QStringList &argv) {
 QString cleanupResultText(int ended, const QStringList &notEnded) {
     QStringList parts;
     if (ended > 0 || notEnded.isEmpty())
-        parts << (ended == 1 ? OrphanDialog::tr("1 process ended.")
-                             : OrphanDialog::tr("%1 processes ended.").arg(ended));
+        parts << OrphanDialog::tr("%n process(es) ended.", nullptr, ended);
     if (!notEnded.isEmpty())
-        parts << OrphanDialog::tr("%1 could not be ended: %2.")
-                     .arg(notEnded.size())
+        parts << OrphanDialog::tr("%n could not be ended: %1.", nullptr, int(notEnded.size()))
                      .arg(notEnded.join(QStringLiteral("; ")));
     return parts.join(QLatin1Char(' '));
 }
@@ -117,7 +121,8 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     list_->setRootIsDecorated(false);
     list_->setColumnCount(ColumnCount);
     list_->setHeaderLabels(
-        {tr("Program"), tr("Running for"), tr("Memory"), tr("PID"), tr("Found")});
+        {tr("Program"), tr("Running for"), tr("Memory"), tr("Process ID"), tr("Found")});
+    list_->setAccessibleName(tr("MCP servers left running"));
     list_->header()->setStretchLastSection(false);
     list_->header()->setSectionResizeMode(ProgramCol, QHeaderView::Stretch);
     for (int c = AgeCol; c < ColumnCount; ++c)
@@ -132,15 +137,14 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     layout->addStretch(); // takes the room of a hidden list: the words stay at the top
 
     auto *buttons = new QDialogButtonBox;
-    clean_ = buttons->addButton(tr("Clean up"), QDialogButtonBox::AcceptRole);
-    close_ = buttons->addButton(tr("Ignore"), QDialogButtonBox::RejectRole);
+    clean_ = buttons->addButton(tr("&Clean up"), QDialogButtonBox::AcceptRole);
+    close_ = buttons->addButton(tr("&Ignore"), QDialogButtonBox::RejectRole);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         const QList<qint64> pids = checkedPids();
         if (pids.isEmpty()) return;
         // Stay open: the person waits for, and then reads, what became of them.
         cleaning_ = true;
-        result_->setText(pids.size() == 1 ? tr("Ending 1 process…")
-                                          : tr("Ending %1 processes…").arg(pids.size()));
+        result_->setText(tr("Ending %n process(es)…", nullptr, int(pids.size())));
         result_->setVisible(true);
         updateButtons();
         emit cleanupRequested(pids);
@@ -148,6 +152,14 @@ OrphanDialog::OrphanDialog(QWidget *parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(list_, &QTreeWidget::itemChanged, this, &OrphanDialog::updateButtons);
     layout->addWidget(buttons);
+    // Their ages move on while the dialog is open (a "running for 10 s" that never moved).
+    auto *tick = new QTimer(this);
+    tick->setInterval(1000);
+    connect(tick, &QTimer::timeout, this, [this] {
+        for (int i = 0; i < list_->topLevelItemCount() && i < orphans_.size(); ++i)
+            list_->topLevelItem(i)->setText(AgeCol, ageText(orphans_[i]));
+    });
+    tick->start();
     setOrphans({});
     // Wide enough for "npx @scope/server-name" at 1x; never wider than the screen (at 2x a
     // 1280x800 screen is 640 wide).
@@ -157,6 +169,7 @@ OrphanDialog::OrphanDialog(QWidget *parent)
 }
 
 void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
+    orphans_ = orphans;
     QHash<qint64, Qt::CheckState> kept;
     for (int i = 0; i < list_->topLevelItemCount(); ++i) {
         const QTreeWidgetItem *item = list_->topLevelItem(i);
@@ -170,12 +183,14 @@ void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
         possibleCount += possible ? 1 : 0;
         QStringList cells(ColumnCount);
         cells[ProgramCol] = programName(o.argv);
-        cells[AgeCol] = durationText(o.ageMs);
+        cells[AgeCol] = ageText(o);
         cells[MemoryCol] = memoryText(o.rssKiB);
         cells[PidCol] = QString::number(o.pid);
         cells[KindCol] = possible ? tr("looks like one") : tr("left by a crashed service");
         auto *item = new QTreeWidgetItem(cells);
-        item->setToolTip(ProgramCol, o.argv.join(QLatin1Char(' ')));
+        // The whole command and its process ID: details, for who wants to check.
+        item->setToolTip(ProgramCol,
+                         tr("Process %1: %2").arg(o.pid).arg(o.argv.join(QLatin1Char(' '))));
         item->setData(ProgramCol, Qt::UserRole, o.pid);
         item->setCheckState(ProgramCol, kept.value(o.pid, possible ? Qt::Unchecked : Qt::Checked));
         if (possible) {
@@ -189,6 +204,7 @@ void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
     const int certainCount = int(orphans.size()) - possibleCount;
     // A column that says the same on every row says nothing.
     list_->setColumnHidden(KindCol, possibleCount == 0 || certainCount == 0);
+    list_->setColumnHidden(PidCol, true);
     list_->setVisible(!orphans.isEmpty());
 
     QString text;
@@ -239,7 +255,7 @@ void OrphanDialog::updateButtons() {
     clean_->setVisible(any);
     clean_->setEnabled(!cleaning_ && !checkedPids().isEmpty());
     // With nothing left to decide, the way out is no longer "Ignore".
-    close_->setText(any && !cleaning_ ? tr("Ignore") : tr("Close"));
+    close_->setText(any && !cleaning_ ? tr("&Ignore") : tr("&Close"));
 }
 
 } // namespace tether::ui

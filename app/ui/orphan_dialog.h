@@ -1,6 +1,6 @@
-// Lists MCP processes a dead service left running (program, age, memory, pid) with a checkbox
-// each. Certain ones start checked; those that only look like one (matched by command line)
-// start unchecked and are marked, so none is ended without a person choosing it. After a
+// Lists MCP processes a dead service left running (program, age, memory; the pid in a tooltip) with
+// a checkbox each. Certain ones start checked; those that only look like one (matched by command
+// line) start unchecked and are marked, so none is ended without a person choosing it. After a
 // clean-up the dialog stays open and says what became of them.
 #pragma once
 
@@ -45,6 +45,7 @@ private:
     QTreeWidget *list_ = nullptr;
     QPushButton *clean_ = nullptr;
     QPushButton *close_ = nullptr;
+    QList<OrphanStatus> orphans_; // as last given: the ages move on from them
     bool cleaning_ = false;
 };
 

@@ -1,6 +1,9 @@
 #include "ui/settings_dialog.h"
 
 #include "settings/argument_list.h"
+#include "settings/autostart.h"
+#include "tray/tray_icons.h"
+#include "tray/tray_menu_model.h"
 
 #include "shell/runtime.h"
 #include "ui/app_icon.h"
@@ -17,6 +20,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -51,87 +55,103 @@ struct Page {
 
 const std::vector<Page> &pages() {
     static const std::vector<Page> all = {
-        {QT_TRANSLATE_NOOP("SettingsDialog", "Service"),
+        {QT_TRANSLATE_NOOP("SettingsDialog", "General"),
          {
-             {"service/profile", QT_TRANSLATE_NOOP("SettingsDialog", "Service to run"),
+             {"service/profile", QT_TRANSLATE_NOOP("SettingsDialog", "Service to &run"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "What Tether starts and looks after. Automatic: opencode if it is "
                                 "installed, else Tether's demo service."),
               Kind::Choice},
-             {"service/program", QT_TRANSLATE_NOOP("SettingsDialog", "Program"),
+             {"service/program", QT_TRANSLATE_NOOP("SettingsDialog", "&Program"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "Leave empty to find opencode on this computer (or, for the demo, "
                                 "to use Tether itself)."),
               Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "Found automatically")},
-             {"service/arguments", QT_TRANSLATE_NOOP("SettingsDialog", "Extra arguments"),
+             {"service/arguments", QT_TRANSLATE_NOOP("SettingsDialog", "Extra &arguments"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "Separated by spaces; put quotes around one that contains spaces. "
                                 "For another program: its whole command line."),
               Kind::Arguments, "", QT_TRANSLATE_NOOP("SettingsDialog", "None")},
-             {"service/port", QT_TRANSLATE_NOOP("SettingsDialog", "Port"),
+             {"service/port", QT_TRANSLATE_NOOP("SettingsDialog", "P&ort"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "The local port the service listens on, on this computer only. "
                                 "opencode 2.x chooses its own (opencode service set port)."),
               Kind::Whole},
-             {"service/healthPath", QT_TRANSLATE_NOOP("SettingsDialog", "Health check address"),
+         }},
+        {QT_TRANSLATE_NOOP("SettingsDialog", "Startup"),
+         {
+             {"orphans/onLaunch",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Servers &found when Tether starts"),
               QT_TRANSLATE_NOOP("SettingsDialog",
-                                "Another program only: the path Tether asks to see that it is "
-                                "alive."),
-              Kind::Text, "", "/global/health"},
-             {"service/stateDir", QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2 state folder"),
+                                "MCP servers an earlier service left running before Tether "
+                                "started."),
+              Kind::Choice},
+             {"app/notifications", QT_TRANSLATE_NOOP("SettingsDialog", "Show &notifications"),
               QT_TRANSLATE_NOOP("SettingsDialog",
-                                "Where opencode 2.x writes service.json. Leave empty for its "
-                                "usual place."),
-              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "Usual place")},
-             {"service/channel", QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2 channel"),
+                                "When the service stops unexpectedly, cannot be restarted or "
+                                "needs you."),
+              Kind::Check},
+             {"app/stopServiceOnQuit",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Stop the service &when Tether quits"),
               QT_TRANSLATE_NOOP("SettingsDialog",
-                                "The build channel of opencode 2.x (latest, beta, local...), "
-                                "which names its service file and port. Leave empty to take it "
-                                "from the installed version."),
-              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "From the installed version")},
-             {"service/containment",
-              QT_TRANSLATE_NOOP("SettingsDialog", "Stop everything the service started with it"),
-              QT_TRANSLATE_NOOP("SettingsDialog",
-                                "The service and its MCP servers run as one group, so none is "
-                                "left behind when it stops."),
+                                "Otherwise it keeps running and Tether finds it again next time."),
               Kind::Check},
          }},
+        {QT_TRANSLATE_NOOP("SettingsDialog", "MCP servers"),
+         {
+             {"mcp/memoryWarnMiB", QT_TRANSLATE_NOOP("SettingsDialog", "&Memory warning above"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Tether tells you when one MCP server uses more memory than this."),
+              Kind::Whole, QT_TRANSLATE_NOOP("SettingsDialog", " MiB")},
+             {"mcp/cpuBusyMinutes", QT_TRANSLATE_NOOP("SettingsDialog", "&Busy warning after"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Tether tells you when one MCP server keeps a processor busy this "
+                                "long."),
+              Kind::Whole, QT_TRANSLATE_NOOP("SettingsDialog", " min")},
+             {"orphans/whileRunning",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Servers left by a &crashed service"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "What to do with MCP servers still running after the service "
+                                "crashed or was replaced."),
+              Kind::Choice},
+         }},
+        // ---- Advanced: the tuning, behind "Show advanced settings" (kFirstAdvanced) ----
         {QT_TRANSLATE_NOOP("SettingsDialog", "Recovery"),
          {
-             {"recovery/windowMs", QT_TRANSLATE_NOOP("SettingsDialog", "Wait for a busy service"),
+             {"recovery/windowMs", QT_TRANSLATE_NOOP("SettingsDialog", "&Wait for a busy service"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "How long the service may leave health checks unanswered before "
                                 "Tether replaces it."),
               Kind::Seconds},
-             {"recovery/burst", QT_TRANSLATE_NOOP("SettingsDialog", "Restarts before giving up"),
+             {"recovery/burst", QT_TRANSLATE_NOOP("SettingsDialog", "Restarts &before giving up"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "After this many failed starts within the time below, Tether "
                                 "stops trying and tells you."),
               Kind::Whole},
-             {"recovery/burstWindowMs", QT_TRANSLATE_NOOP("SettingsDialog", "Counted within"),
+             {"recovery/burstWindowMs", QT_TRANSLATE_NOOP("SettingsDialog", "&Counted within"),
               QT_TRANSLATE_NOOP("SettingsDialog", "The time over which failed starts add up."),
               Kind::Seconds},
              {"recovery/backoffInitialMs",
-              QT_TRANSLATE_NOOP("SettingsDialog", "First restart after"),
+              QT_TRANSLATE_NOOP("SettingsDialog", "&First restart after"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "The pause before the first restart; each further one waits twice "
                                 "as long."),
               Kind::Seconds},
-             {"recovery/backoffMaxMs", QT_TRANSLATE_NOOP("SettingsDialog", "Longest pause"),
+             {"recovery/backoffMaxMs", QT_TRANSLATE_NOOP("SettingsDialog", "&Longest pause"),
               QT_TRANSLATE_NOOP("SettingsDialog", "Restarts never wait longer than this."),
               Kind::Seconds},
              {"recovery/stableResetMs",
-              QT_TRANSLATE_NOOP("SettingsDialog", "Forget failures after running"),
+              QT_TRANSLATE_NOOP("SettingsDialog", "Forget failures after &running"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "Once the service has run this long without trouble, earlier "
                                 "failures no longer count."),
               Kind::Seconds},
-             {"recovery/graceMs", QT_TRANSLATE_NOOP("SettingsDialog", "Time to stop cleanly"),
+             {"recovery/graceMs", QT_TRANSLATE_NOOP("SettingsDialog", "&Time to stop cleanly"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "How long the service may take to stop before Tether ends it."),
               Kind::Seconds},
              {"recovery/autoReplaceOnVersionChange",
-              QT_TRANSLATE_NOOP("SettingsDialog", "Restart when a new version is installed"),
+              QT_TRANSLATE_NOOP("SettingsDialog", "Restart when a new &version is installed"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "Otherwise Tether shows that versions differ and you restart when "
                                 "it suits you."),
@@ -139,64 +159,59 @@ const std::vector<Page> &pages() {
          }},
         {QT_TRANSLATE_NOOP("SettingsDialog", "Health checks"),
          {
-             {"probe/intervalMs", QT_TRANSLATE_NOOP("SettingsDialog", "Check every"),
+             {"probe/intervalMs", QT_TRANSLATE_NOOP("SettingsDialog", "Check &every"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "How often Tether asks the service whether it is alive."),
               Kind::Seconds},
-             {"probe/timeoutMs", QT_TRANSLATE_NOOP("SettingsDialog", "Answer expected within"),
+             {"probe/timeoutMs", QT_TRANSLATE_NOOP("SettingsDialog", "&Answer expected within"),
               QT_TRANSLATE_NOOP("SettingsDialog", "A check not answered in this time is missed."),
               Kind::Seconds},
-             {"probe/startupDeadlineMs", QT_TRANSLATE_NOOP("SettingsDialog", "Time to start"),
+             {"probe/startupDeadlineMs", QT_TRANSLATE_NOOP("SettingsDialog", "&Time to start"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "How long a starting service may take to answer its first "
                                 "check."),
               Kind::Seconds},
+             {"service/healthPath", QT_TRANSLATE_NOOP("SettingsDialog", "&Health check address"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Another program only: the path Tether asks to see that it is "
+                                "alive."),
+              Kind::Text, "", "/global/health"},
          }},
-        {QT_TRANSLATE_NOOP("SettingsDialog", "MCP servers"),
+        {QT_TRANSLATE_NOOP("SettingsDialog", "Other"),
          {
-             {"mcp/memoryWarnMiB", QT_TRANSLATE_NOOP("SettingsDialog", "Memory warning above"),
+             {"service/containment",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Stop &everything the service started with it"),
               QT_TRANSLATE_NOOP("SettingsDialog",
-                                "Tether tells you when one MCP server uses more memory than this."),
-              Kind::Whole, " MiB"},
-             {"mcp/cpuBusyMinutes", QT_TRANSLATE_NOOP("SettingsDialog", "Busy warning after"),
-              QT_TRANSLATE_NOOP("SettingsDialog",
-                                "Tether tells you when one MCP server keeps a processor busy this "
-                                "long."),
-              Kind::Whole, " min"},
-             {"orphans/whileRunning",
-              QT_TRANSLATE_NOOP("SettingsDialog", "Servers left by a crashed service"),
-              QT_TRANSLATE_NOOP("SettingsDialog",
-                                "What to do with MCP servers still running after the service "
-                                "crashed or was replaced."),
-              Kind::Choice},
-             {"orphans/graceMs", QT_TRANSLATE_NOOP("SettingsDialog", "Time for them to exit"),
+                                "The service and its MCP servers run as one group, so none is "
+                                "left behind when it stops."),
+              Kind::Check},
+             {"orphans/graceMs",
+              QT_TRANSLATE_NOOP("SettingsDialog", "Time for &left-over servers to exit"),
               QT_TRANSLATE_NOOP("SettingsDialog",
                                 "How long a left-over MCP server may take to exit before Tether "
                                 "ends it."),
               Kind::Seconds},
-         }},
-        {QT_TRANSLATE_NOOP("SettingsDialog", "Startup"),
-         {
-             {"orphans/onLaunch",
-              QT_TRANSLATE_NOOP("SettingsDialog", "Servers found when Tether starts"),
+             {"service/stateDir", QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2 state &folder"),
               QT_TRANSLATE_NOOP("SettingsDialog",
-                                "MCP servers an earlier service left running before Tether "
-                                "started."),
+                                "Where opencode 2.x writes service.json. Leave empty for its "
+                                "usual place."),
+              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "Usual place")},
+             {"service/channel", QT_TRANSLATE_NOOP("SettingsDialog", "opencode 2 c&hannel"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "The build channel of opencode 2.x (latest, beta, local...), "
+                                "which names its service file and port. Leave empty to take it "
+                                "from the installed version."),
+              Kind::Text, "", QT_TRANSLATE_NOOP("SettingsDialog", "From the installed version")},
+             {"app/trayIcon", QT_TRANSLATE_NOOP("SettingsDialog", "Tray &icon for"),
+              QT_TRANSLATE_NOOP("SettingsDialog",
+                                "Tether picks the icons for your panel by itself; choose here if "
+                                "they are hard to see on it."),
               Kind::Choice},
-             {"app/notifications", QT_TRANSLATE_NOOP("SettingsDialog", "Show notifications"),
-              QT_TRANSLATE_NOOP("SettingsDialog",
-                                "When the service stops unexpectedly, cannot be restarted or "
-                                "needs you."),
-              Kind::Check},
-             {"app/stopServiceOnQuit",
-              QT_TRANSLATE_NOOP("SettingsDialog", "Stop the service when Tether quits"),
-              QT_TRANSLATE_NOOP("SettingsDialog",
-                                "Otherwise it keeps running and Tether finds it again next time."),
-              Kind::Check},
          }},
     };
     return all;
 }
+constexpr int kFirstAdvanced = 3; // Recovery, Health checks, Other
 
 // The words for a fixed choice's INI text; the INI text itself when there are none.
 QString choiceText(const QString &key, const QString &value) {
@@ -207,12 +222,19 @@ QString choiceText(const QString &key, const QString &value) {
         {QStringLiteral("custom"), QT_TRANSLATE_NOOP("SettingsDialog", "Another program")},
         {QStringLiteral("demo"), QT_TRANSLATE_NOOP("SettingsDialog", "Tether's demo service")},
     };
+    static const QMap<QString, const char *> trayIcon = {
+        {QStringLiteral("auto"), QT_TRANSLATE_NOOP("SettingsDialog", "Automatic")},
+        {QStringLiteral("light"), QT_TRANSLATE_NOOP("SettingsDialog", "A light panel")},
+        {QStringLiteral("dark"), QT_TRANSLATE_NOOP("SettingsDialog", "A dark panel")},
+    };
     static const QMap<QString, const char *> orphans = {
         {QStringLiteral("ask"), QT_TRANSLATE_NOOP("SettingsDialog", "Ask me")},
         {QStringLiteral("clean"), QT_TRANSLATE_NOOP("SettingsDialog", "End them")},
         {QStringLiteral("ignore"), QT_TRANSLATE_NOOP("SettingsDialog", "Leave them running")},
     };
-    const auto &names = key == QLatin1String("service/profile") ? profile : orphans;
+    const auto &names = key == QLatin1String("service/profile") ? profile
+                        : key == QLatin1String("app/trayIcon")  ? trayIcon
+                                                                : orphans;
     const char *text = names.value(value, nullptr);
     return text ? QCoreApplication::translate("SettingsDialog", text) : value;
 }
@@ -223,7 +245,7 @@ class SecondsBox : public QDoubleSpinBox {
 public:
     SecondsBox() {
         setDecimals(3);
-        setSuffix(QStringLiteral(" s"));
+        setSuffix(QCoreApplication::translate("SettingsDialog", " s"));
     }
     QString textFromValue(double value) const override {
         QString t = locale().toString(value, 'f', decimals());
@@ -237,6 +259,11 @@ public:
     }
 };
 
+// The pages' words are marked above in the context "SettingsDialog".
+QString rowText(const char *text) {
+    return QCoreApplication::translate("SettingsDialog", text);
+}
+
 QLabel *helpLabel(const QString &text) {
     auto *help = new QLabel(text);
     help->setWordWrap(true);
@@ -246,6 +273,11 @@ QLabel *helpLabel(const QString &text) {
     help->setFont(small);
     help->setContentsMargins(0, 0, 0, 6);
     return help;
+}
+
+// "Extra &arguments" -> "Extra arguments": the words, for messages and screen readers.
+QString withoutMnemonic(QString text) {
+    return text.remove(QRegularExpression(QStringLiteral("&(?!&)")));
 }
 
 } // namespace
@@ -259,21 +291,45 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
     setWindowIcon(appIcon());
     if (!hooks_.confirm)
         hooks_.confirm = [this](const QString &q) {
-            return QMessageBox::question(this, windowTitle(), q) == QMessageBox::Yes;
+            QMessageBox box(QMessageBox::Question, windowTitle(), q, QMessageBox::NoButton, this);
+            QPushButton *go = box.addButton(tr("&Restart it"), QMessageBox::AcceptRole);
+            box.addButton(tr("&Cancel"), QMessageBox::RejectRole);
+            box.exec();
+            return box.clickedButton() == go;
         };
     const QMap<QString, QVariant> values = settingsToValues(current);
 
-    // A list of pages rather than tabs: five tabs do not fit a narrow dialog at 2x.
+    // A list of pages rather than tabs: six tabs do not fit a narrow dialog at 2x.
     auto *list = new QListWidget;
-    auto *stack = new QStackedWidget;
-    for (const Page &page : pages()) {
+    list->setAccessibleName(tr("Pages"));
+    stack_ = new QStackedWidget;
+    firstAdvanced_ = kFirstAdvanced;
+    for (int pageIndex = 0; pageIndex < int(pages().size()); ++pageIndex) {
+        const Page &page = pages()[std::size_t(pageIndex)];
         auto *form = new QFormLayout;
         form->setRowWrapPolicy(QFormLayout::WrapLongRows);
         form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow); // numbers keep their size
+        if (pageIndex == 1) {
+            // Start at login is the OS's (Run key, login item, autostart file): read back from
+            // it, written on Save.
+            const LoginMenuItem item = loginMenuItem(platformAutostart()->status());
+            login_ = new QCheckBox(item.text);
+            login_->setChecked(item.checked);
+            login_->setEnabled(item.enabled);
+            login_->setObjectName(QStringLiteral("startAtLogin"));
+            login_->setAccessibleDescription(item.toolTip);
+            login_->setToolTip(item.toolTip);
+            form->addRow(login_);
+            form->addRow(helpLabel(tr("Tether starts, quietly in the tray, when you log in.")));
+        }
+        if (pageIndex == firstAdvanced_) {
+            auto *intro = helpLabel(tr("Fine tuning: the defaults suit most people and services."));
+            form->addRow(intro);
+        }
         for (const Row &row : page.rows) {
             const QString key = QLatin1String(row.key);
             const QVariant value = values.value(key);
-            const QString label = tr(row.label);
+            const QString label = rowText(row.label);
             const std::optional<SettingRange> range = settingRange(key);
             QWidget *w = nullptr;
             switch (row.kind) {
@@ -302,7 +358,7 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
                 // QSpinBox holds an int; every whole-number setting's range fits one.
                 spin->setRange(int(range->min), int(range->max));
                 spin->setValue(int(value.toLongLong()));
-                spin->setSuffix(QString::fromLatin1(row.suffix));
+                if (*row.suffix) spin->setSuffix(rowText(row.suffix));
                 connect(spin, &QSpinBox::valueChanged, this, &SettingsDialog::validate);
                 w = spin;
                 break;
@@ -322,25 +378,35 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
                     new QLineEdit(row.kind == Kind::Arguments
                                       ? joinArgumentList(argumentsFromSetting(value).arguments)
                                       : value.toString());
-                edit->setPlaceholderText(tr(row.placeholder));
+                edit->setPlaceholderText(rowText(row.placeholder));
                 connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
                 w = edit;
                 break;
             }
             }
             w->setObjectName(key);
+            const QString words = withoutMnemonic(label);
+            const QString help = rowText(row.help);
+            w->setAccessibleName(words);
+            w->setAccessibleDescription(help);
             // The file's name for it, for those who also edit tether.ini by hand.
             w->setToolTip(
                 tr("In tether.ini: [%1] %2")
                     .arg(key.section(QLatin1Char('/'), 0, 0), key.section(QLatin1Char('/'), 1)));
-            if (row.kind == Kind::Check)
+            if (row.kind == Kind::Check) {
                 form->addRow(w);
-            else
-                form->addRow(label + QLatin1Char(':'), w);
-            form->addRow(helpLabel(tr(row.help)));
+            } else {
+                auto *name = new QLabel(label + tr(":", "after a setting's name"));
+                name->setBuddy(w); // its mnemonic focuses the field
+                form->addRow(name, w);
+            }
+            QLabel *helpLine = helpLabel(help);
+            form->addRow(helpLine);
             fields_.insert(key, w);
-            labels_.insert(key, label);
-            pageOf_.insert(key, tr(page.title));
+            labels_.insert(key, words);
+            help_.insert(key, help);
+            helpOf_.insert(key, helpLine);
+            pageOf_.insert(key, pageIndex);
         }
         auto *content = new QWidget;
         auto *column = new QVBoxLayout(content);
@@ -351,8 +417,11 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
         scroll->setFrameShape(QFrame::NoFrame);
         scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         scroll->setWidget(content);
-        stack->addWidget(scroll);
-        list->addItem(tr(page.title));
+        scroll->setAccessibleName(rowText(page.title));
+        stack_->addWidget(scroll);
+        scrolls_ << scroll;
+        titles_ << rowText(page.title);
+        list->addItem(titles_.last());
     }
     // Numbers in one column of one width, whatever their range.
     int widest = 0;
@@ -378,35 +447,90 @@ SettingsDialog::SettingsDialog(const Settings &current, QString path, Hooks hook
 
     list->setSpacing(3);
     list->setCurrentRow(0);
-    list->setMaximumWidth(list->sizeHintForColumn(0) + 2 * list->frameWidth() + 16);
-    connect(list, &QListWidget::currentRowChanged, stack, &QStackedWidget::setCurrentIndex);
+    int listWidth = 0;
+    for (const QString &t : std::as_const(titles_))
+        listWidth = std::max(listWidth, list->fontMetrics().horizontalAdvance(t));
+    list->setFixedWidth(listWidth + 2 * list->frameWidth() + 28);
+    connect(list, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
     pageList_ = list;
 
     auto *pagesRow = new QHBoxLayout;
-    pagesRow->addWidget(list);
-    pagesRow->addWidget(stack, 1);
+    auto *side = new QVBoxLayout;
+    side->addWidget(list, 1);
+    advanced_ = new QCheckBox(tr("Show advanced settin&gs"));
+    advanced_->setAccessibleDescription(
+        tr("Recovery, health checks and other tuning most people never change"));
+    connect(advanced_, &QCheckBox::toggled, this, &SettingsDialog::showAdvanced);
+    side->addWidget(advanced_);
+    pagesRow->addLayout(side);
+    pagesRow->addWidget(stack_, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(pagesRow, 1);
     warnings_ = new QLabel;
     warnings_->setWordWrap(true);
-    warnings_->setTextFormat(Qt::RichText);
-    warnings_->setStyleSheet(QStringLiteral("color: #c62828"));
+    warnings_->setTextFormat(Qt::PlainText);
+    // The warning colour of the palette's tone, not a colour of its own.
+    QPalette warn = warnings_->palette();
+    warn.setColor(QPalette::WindowText, stateColor(policy::State::Failed, palette()));
+    warnings_->setPalette(warn);
     layout->addWidget(warnings_);
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
-    save_ = buttons->button(QDialogButtonBox::Save);
+    auto *buttons = new QDialogButtonBox;
+    save_ = buttons->addButton(tr("&Save"), QDialogButtonBox::AcceptRole);
+    save_->setDefault(true);
+    buttons->addButton(tr("Cancel"), QDialogButtonBox::RejectRole);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (trySave()) accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+    showAdvanced(false);
     validate();
 
-    // Fits a 1280x800 screen at 2x (640x400 device-independent pixels); pages scroll within.
-    QSize size(560, 440);
+    fitPages();
+}
+
+// As high as its highest page in view at 1x, so no page scrolls there; never past the screen
+// (at 2x on a 1280x800 screen, 640x400: the pages scroll within).
+void SettingsDialog::fitPages() {
+    int pageHeight = 0;
+    for (int i = 0; i < scrolls_.size(); ++i)
+        if (!pageList_->item(i)->isHidden())
+            pageHeight = std::max(pageHeight, scrolls_[i]->widget()->sizeHint().height());
+    QSize size(600, pageHeight + save_->sizeHint().height() + 4 * fontMetrics().lineSpacing());
     if (const QScreen *s = screen()) size = size.boundedTo(s->availableSize() - QSize(24, 48));
-    resize(size);
+    resize(width() > 0 && isVisible() ? std::max(width(), size.width()) : size.width(),
+           isVisible() ? std::max(height(), size.height()) : size.height());
+    // Grown while shown: still on the screen, all of it.
+    if (const QScreen *s = screen(); s && isVisible()) {
+        const QRect avail = s->availableGeometry();
+        const QRect frame = frameGeometry();
+        move(std::clamp(frame.x(), avail.left(),
+                        std::max(avail.left(), avail.right() - frame.width())),
+             std::clamp(frame.y(), avail.top(),
+                        std::max(avail.top(), avail.bottom() - frame.height())));
+    }
+}
+
+void SettingsDialog::showAdvanced(bool shown) {
+    const QSignalBlocker block(advanced_);
+    advanced_->setChecked(shown);
+    for (int i = firstAdvanced_; i < pageList_->count(); ++i)
+        pageList_->item(i)->setHidden(!shown);
+    if (!shown && pageList_->currentRow() >= firstAdvanced_) pageList_->setCurrentRow(0);
+    if (shown && !scrolls_.isEmpty()) fitPages(); // the advanced pages are taller: room for them
+}
+
+void SettingsDialog::showField(const QString &key) {
+    QWidget *w = fields_.value(key);
+    if (!w) return;
+    const int page = pageOf_.value(key);
+    if (page >= firstAdvanced_) showAdvanced(true);
+    pageList_->setCurrentRow(page);
+    scrolls_.value(page)->ensureWidgetVisible(w);
+    w->setFocus(Qt::OtherFocusReason);
+    if (auto *edit = qobject_cast<QLineEdit *>(w)) edit->selectAll();
 }
 
 QMap<QString, QVariant> SettingsDialog::values() const {
@@ -439,9 +563,9 @@ QStringList SettingsDialog::problems() const {
     for (const SettingProblem &p : settingsFromValues(values()).problems) {
         QStringList names;
         for (const QString &key : p.keys)
-            names << QStringLiteral("“%1”").arg(labels_.value(key, key));
-        out << tr("%1 (%2): %3.")
-                   .arg(names.join(tr(" and ")), pageOf_.value(p.keys.value(0)), p.why);
+            names << tr("“%1”", "a setting's name, quoted").arg(labels_.value(key, key));
+        const QString page = titles_.value(pageOf_.value(p.keys.value(0)));
+        out << tr("%1 (%2): %3.").arg(names.join(tr(" and ")), page, p.why);
     }
     return out;
 }
@@ -453,24 +577,32 @@ QString SettingsDialog::label(const QString &key) const {
 QStringList SettingsDialog::pageTitles() const {
     QStringList out;
     for (int i = 0; i < pageList_->count(); ++i)
-        out << pageList_->item(i)->text();
+        if (!pageList_->item(i)->isHidden()) out << pageList_->item(i)->text();
     return out;
 }
 
 void SettingsDialog::validate() {
     const LoadedSettings loaded = settingsFromValues(values());
     const QStringList found = problems();
-    QStringList escaped;
-    for (const QString &line : found)
-        escaped << line.toHtmlEscaped();
-    warnings_->setText(escaped.join(QStringLiteral("<br>")));
+    warnings_->setText(found.join(QLatin1Char('\n')));
     warnings_->setVisible(!found.isEmpty());
     save_->setEnabled(found.isEmpty());
+    const QColor bad = stateColor(policy::State::Failed, palette());
     for (auto it = fields_.begin(); it != fields_.end(); ++it) {
-        const bool bad =
-            std::any_of(loaded.problems.begin(), loaded.problems.end(),
-                        [&](const SettingProblem &p) { return p.keys.contains(it.key()); });
-        it.value()->setStyleSheet(bad ? QStringLiteral("border: 1px solid #c62828") : QString());
+        // What is wrong is said under the field, in place of its help; the field itself keeps
+        // its look (a style sheet on it took a spin box's arrows away).
+        QString why;
+        for (const SettingProblem &p : loaded.problems)
+            if (p.keys.contains(it.key())) why = p.why;
+        QLabel *line = helpOf_.value(it.key());
+        line->setText(why.isEmpty() ? help_.value(it.key()) : QStringLiteral("⚠ ") + why);
+        QPalette pal = line->palette();
+        pal.setColor(QPalette::WindowText, bad);
+        line->setPalette(pal);
+        line->setForegroundRole(why.isEmpty() ? QPalette::PlaceholderText : QPalette::WindowText);
+        it.value()->setAccessibleDescription(why.isEmpty() ? help_.value(it.key()) : why);
+        // A refused value on a page not in view: its page is shown (the advanced ones too).
+        if (!why.isEmpty() && pageOf_.value(it.key()) >= firstAdvanced_) showAdvanced(true);
     }
 }
 
@@ -487,9 +619,17 @@ bool SettingsDialog::trySave() {
         return false;
     QString error;
     if (!saveSettings(path_, loaded.settings, &error)) {
-        warnings_->setText(error.toHtmlEscaped());
+        warnings_->setText(error);
         warnings_->setVisible(true);
         return false;
+    }
+    // Start at login: the OS's own entry, changed only when the box was.
+    const AutostartStatus login = platformAutostart()->status();
+    if (login_->isEnabled() && login_->isChecked() != (login.state == AutostartStatus::State::On)) {
+        QString why;
+        const auto autostart = platformAutostart();
+        if (!(login_->isChecked() ? autostart->enable(&why) : autostart->disable(&why)))
+            QMessageBox::warning(this, tr("Start at login"), why);
     }
     current_ = loaded.settings;
     if (hooks_.apply) hooks_.apply(loaded.settings);

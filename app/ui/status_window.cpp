@@ -5,16 +5,21 @@
 #include "ui/failure_panel.h"
 #include "ui/format.h"
 #include "ui/health_timeline.h"
+#include "ui/status_text.h"
 
+#include <QCheckBox>
 #include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QStyle>
 #include <QTabBar>
@@ -26,28 +31,57 @@
 namespace tether::ui {
 
 namespace {
-QLabel *valueLabel() {
+
+// A value of the facts: selectable, one line, a width of its own whatever it says (a longer
+// value is cut, whole in its tooltip), so the columns never move with their values.
+QLabel *valueLabel(const QString &name, int chars) {
     auto *l = new QLabel;
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setAccessibleName(name);
+    l->setFixedWidth(l->fontMetrics().averageCharWidth() * chars);
     return l;
 }
 
+void setValue(QLabel *l, const QString &text) {
+    const QString shown = l->fontMetrics().elidedText(text, Qt::ElideMiddle, l->width());
+    l->setText(shown);
+    l->setToolTip(shown == text ? QString() : text);
+}
+
+// A sentence with two lines of room in every state, said or not: nothing below it moves.
+QLabel *twoLines(const QString &name) {
+    auto *l = new QLabel;
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setAccessibleName(name);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    l->setFixedHeight(2 * l->fontMetrics().lineSpacing() + 2);
+    l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    return l;
+}
+
+QString dash() {
+    return QStringLiteral("—");
+}
+
 enum McpColumn { Name, Status, Memory, Cpu, Pid, Uptime, Action, ColumnCount };
+
 } // namespace
 
 StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     : QWidget(parent)
     , model_(std::move(model)) {
     setWindowTitle(tr("Tether"));
-    // The state, what happens next and the buttons stay on top; the MCP servers, the health
-    // timeline and the events share the rest as tabs, so the window fits a 1280x800 screen at
-    // 2x (640x400 points) with three MCP rows in full. Stacked, they made a 602x596-point
-    // minimum that the fit-to-screen size lost to. The scroll area is for smaller screens still.
+    setAccessibleName(tr("Tether status"));
+    // The state, what happens next, the facts and the buttons stay on top at one height; the
+    // MCP servers, the health timeline and the events share the rest as tabs, so the window fits
+    // a 1280x800 screen at 2x (640x400 points). The scroll area is for smaller screens still.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setAccessibleName(tr("Tether status"));
     auto *content = new QWidget;
     auto *root = new QVBoxLayout(content);
     root->setSpacing(4);
@@ -61,98 +95,141 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     notice_->hide();
     root->addWidget(notice_);
 
-    state_ = valueLabel();
+    state_ = new QLabel;
+    state_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    state_->setAccessibleName(tr("State"));
     QFont big = state_->font();
     big.setPointSizeF(big.pointSizeF() * 1.25);
     state_->setFont(big);
     root->addWidget(state_);
-    nextStep_ = valueLabel();
-    nextStep_->setWordWrap(true);
-    root->addWidget(nextStep_);
-    activity_ = valueLabel();
-    activity_->setWordWrap(true);
-    root->addWidget(activity_);
+    root->addWidget(nextStep_ = twoLines(tr("What happens next")));
 
-    // Facts in two columns of pairs: one line each for what a person compares at a glance.
+    // The facts, or (Failed) what went wrong: one space, as high as the higher of the two.
+    body_ = new QStackedWidget;
+    factsPage_ = new QWidget;
+    auto *factsColumn = new QVBoxLayout(factsPage_);
+    factsColumn->setContentsMargins(0, 0, 0, 0);
     auto *facts = new QGridLayout;
     facts->setHorizontalSpacing(12);
     facts->setVerticalSpacing(2);
-    const auto addFact = [facts](int row, int col, const QString &name, QLabel *value) {
-        auto *label = new QLabel(name);
-        label->setForegroundRole(QPalette::WindowText);
-        facts->addWidget(label, row, col * 2);
+    const auto addFact = [facts](int row, int col, QLabel *name, QLabel *value) {
+        name->setBuddy(value);
+        facts->addWidget(name, row, col * 2);
         facts->addWidget(value, row, col * 2 + 1);
     };
-    addFact(0, 0, tr("Version:"), version_ = valueLabel());
-    addFact(0, 1, tr("Port:"), port_ = valueLabel());
-    addFact(0, 2, tr("PID:"), pid_ = valueLabel());
-    addFact(1, 0, tr("Uptime:"), uptime_ = valueLabel());
-    addFact(1, 1, tr("Restarts:"), restarts_ = valueLabel());
-    interruptedName_ = new QLabel(tr("Interrupted:"));
-    facts->addWidget(interruptedName_, 2, 0);
-    facts->addWidget(interrupted_ = valueLabel(), 2, 1, 1, 5);
-    interrupted_->setWordWrap(true);
+    addFact(0, 0, new QLabel(tr("Version:")), version_ = valueLabel(tr("Version"), 18));
+    addFact(0, 1, new QLabel(tr("Port:")), port_ = valueLabel(tr("Port"), 7));
+    addFact(1, 0, new QLabel(tr("Up for:")), uptime_ = valueLabel(tr("Up for"), 18));
+    addFact(1, 1, new QLabel(tr("Restarts:")), restarts_ = valueLabel(tr("Restarts"), 7));
+    pidName_ = new QLabel(tr("Process ID:"));
+    addFact(0, 2, pidName_, pid_ = valueLabel(tr("Process ID"), 9));
     facts->setColumnStretch(6, 1); // the pairs sit together on the left
-    root->addLayout(facts);
+    factsColumn->addLayout(facts);
+    factsColumn->addWidget(activity_ = twoLines(tr("Activity")));
+    factsColumn->addStretch();
+    body_->addWidget(factsPage_);
+    body_->addWidget(failure_ = new FailurePanel);
+    body_->setFixedHeight(
+        std::max(factsPage_->sizeHint().height(), failure_->minimumSizeHint().height()));
+    root->addWidget(body_);
 
-    auto *buttons = new QHBoxLayout;
-    start_ = new QPushButton(tr("Start"));
-    stop_ = new QPushButton(tr("Stop"));
-    restart_ = new QPushButton(tr("Restart"));
-    open_ = new QPushButton(tr("Open in browser"));
+    // The service's buttons, in a row of one height: when it failed, these four (which would
+    // all be off) give their place to the failure's remedies (what mends it, Try again).
+    auto *row = new QWidget;
+    auto *buttons = new QHBoxLayout(row);
+    buttons->setContentsMargins(0, 0, 0, 0);
+    start_ = new QPushButton(tr("&Start"));
+    stop_ = new QPushButton(tr("S&top"));
+    restart_ = new QPushButton;
+    open_ = new QPushButton(tr("&Open in browser"));
     cleanup_ = new QPushButton;
-    for (QPushButton *b : {start_, stop_, restart_, open_, cleanup_})
+    for (QPushButton *b : {start_, stop_, restart_, open_})
         buttons->addWidget(b);
+    buttons->addWidget(failure_->actions()); // in their place when it failed
     buttons->addStretch();
+    buttons->addWidget(cleanup_); // at the end: it comes and goes without moving the others
+    details_ = new QCheckBox(tr("Show &details"));
+    details_->setToolTip(tr("Process IDs, and the events as the log has them"));
     connect(start_, &QPushButton::clicked, this, &StatusWindow::startRequested);
     connect(stop_, &QPushButton::clicked, this, &StatusWindow::stopRequested);
     connect(restart_, &QPushButton::clicked, this, &StatusWindow::restartRequested);
     connect(open_, &QPushButton::clicked, this, &StatusWindow::openRequested);
     connect(cleanup_, &QPushButton::clicked, this, &StatusWindow::cleanupRequested);
-    root->addLayout(buttons);
-
-    // Failed: the cause in the service's own words and what to do (hidden otherwise).
-    root->addWidget(failure_ = new FailurePanel);
+    connect(details_, &QCheckBox::toggled, this, [this] {
+        refresh();
+        fillEvents();
+    });
+    row->setFixedHeight(start_->sizeHint().height());
+    root->addWidget(row);
 
     tabs_ = new QTabWidget;
+    tabs_->setAccessibleName(tr("Details of the service"));
+    tabs_->setCornerWidget(details_, Qt::TopRightCorner); // what it shows more of
+    // A longer language shortens a title ("Verlauf, letzte…") rather than hide a tab behind
+    // scroll arrows.
+    tabs_->setUsesScrollButtons(false);
+    tabs_->setElideMode(Qt::ElideRight);
     mcpStack_ = new QStackedWidget;
     mcp_ = new QTableWidget(0, ColumnCount);
-    mcp_->setHorizontalHeaderLabels(
-        {tr("Name"), tr("Status"), tr("Memory"), tr("CPU"), tr("PID"), tr("Uptime"), tr("Action")});
+    mcp_->setAccessibleName(tr("MCP servers"));
+    mcp_->setHorizontalHeaderLabels({tr("Name"), tr("State"), tr("Memory"), tr("CPU"),
+                                     tr("Process ID"), tr("Up for"), tr("Action")});
     mcp_->verticalHeader()->hide();
     QHeaderView *header = mcp_->horizontalHeader();
     header->setStretchLastSection(false);
-    // The name is what a person looks for: never elided ("de..."); the status takes the rest.
+    // The name is what a person looks for: never elided ("de..."); the state takes the rest.
     for (int col = 0; col < ColumnCount; ++col)
         header->setSectionResizeMode(col, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(Status, QHeaderView::Stretch);
     mcp_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mcp_->setSelectionMode(QAbstractItemView::NoSelection);
+    // Tab goes from one row's button to the next, not through every cell.
+    mcp_->setTabKeyNavigation(false);
+    mcp_->setFocusPolicy(Qt::NoFocus);
     mcp_->setWordWrap(false);
     mcpEmpty_ = new QLabel;
     mcpEmpty_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    // One short sentence, not wrapped: a wrapped label makes the tabs height-for-width, and the
+    // scroll area then sized the window's content by their preferred height (a scroll bar).
     mcpEmpty_->setMargin(mcpEmpty_->fontMetrics().height());
-    mcpEmpty_->setWordWrap(true);
     mcpStack_->addWidget(mcp_);
     mcpStack_->addWidget(mcpEmpty_);
-    tabs_->addTab(mcpStack_, tr("MCP servers"));
+    tabs_->addTab(mcpStack_, tr("&MCP servers"));
 
+    auto *health = new QWidget;
+    auto *healthColumn = new QVBoxLayout(health);
+    healthColumn->setContentsMargins(0, 0, 0, 0);
     timeline_ = new HealthTimeline(model_);
-    tabs_->addTab(timeline_, tr("Health"));
+    healthColumn->addWidget(timeline_, 1);
+    legend_ = new QLabel;
+    legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);
+    healthColumn->addWidget(legend_);
+    tabs_->addTab(health, tr("&Health"));
 
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);
+    log_->setAccessibleName(tr("Events"));
     log_->setMaximumBlockCount(1000);
-    // Wrapped at the window's width: a line is read, not scrolled sideways.
+    // Wrapped at the window's width: a line is read, not scrolled sideways. Tab leaves it.
     log_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    for (const QString &line : model_.events())
-        appendEvent(line);
-    tabs_->addTab(log_, tr("Events"));
+    log_->setTabChangesFocus(true);
+    tabs_->addTab(log_, tr("&Events"));
+    fillEvents();
     // The tabs take what is left and ask for no height of their own: once a wrapped line makes
     // the layout height-for-width, the scroll area sizes the content by preferred heights, and
     // the tabs' preferred height (the events' and the table's) added a scroll bar at 2x.
     tabs_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     root->addWidget(tabs_, 1);
+
+    // Esc and Ctrl+W (Cmd+W) close it, as any window of its kind, and the platform's own Close
+    // (Ctrl+F4 on Windows); each key once, or Qt calls it ambiguous and does nothing.
+    QList<QKeySequence> closeKeys = QKeySequence::keyBindings(QKeySequence::Close);
+    for (const QKeySequence &key :
+         {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)})
+        if (!closeKeys.contains(key)) closeKeys << key;
+    for (const QKeySequence &key : std::as_const(closeKeys))
+        connect(new QShortcut(key, this), &QShortcut::activated, this, &QWidget::close);
 
     // Uptime, the countdowns and the timeline move with time even when nothing else changes;
     // only while the window is shown (showEvent / hideEvent).
@@ -165,7 +242,12 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
 
 void StatusWindow::fitToScreen() {
     const QScreen *screen = QGuiApplication::primaryScreen();
-    QSize size(720, 600);
+    // As wide as the MCP table's columns want; as high as what is above the tabs and about five
+    // MCP rows: room to read, and no hundreds of pixels of empty table.
+    const int above = state_->sizeHint().height() + nextStep_->height() + body_->height() +
+                      start_->sizeHint().height() + 5 * 4 + 2 * 11;
+    const int rows = 5 * (fontMetrics().height() + 8) + 3 * fontMetrics().height() + 24;
+    QSize size(680, above + rows);
     if (!screen) {
         resize(size);
         return;
@@ -187,10 +269,34 @@ void StatusWindow::setNotice(const QString &text) {
     notice_->setVisible(!text.isEmpty());
 }
 
+void StatusWindow::showAt(NoticeTarget target) {
+    switch (target) {
+    case NoticeTarget::Failure:
+        refresh();
+        failure_->focusRemedy();
+        break;
+    case NoticeTarget::McpServers:
+        tabs_->setCurrentIndex(0);
+        break;
+    case NoticeTarget::Events:
+        tabs_->setCurrentWidget(log_);
+        break;
+    case NoticeTarget::Status:
+    case NoticeTarget::Orphans:
+        break;
+    }
+}
+
 void StatusWindow::appendEvent(const QString &line) {
-    const EventLine e = eventLine(line, model_.now());
+    const EventLine e = eventLine(line, model_.now(), details_->isChecked());
     if (e.text.isEmpty()) return;
     log_->appendPlainText(e.time.isEmpty() ? e.text : e.time + QStringLiteral("  ") + e.text);
+}
+
+void StatusWindow::fillEvents() {
+    log_->clear();
+    for (const QString &line : model_.events())
+        appendEvent(line);
 }
 
 void StatusWindow::refresh() {
@@ -198,57 +304,73 @@ void StatusWindow::refresh() {
     const QDateTime now = model_.now();
     const TrayMenuModel m = trayMenuModel(st, now);
     const bool running = st.state != policy::State::Stopped && st.state != policy::State::Failed;
+    const bool details = details_->isChecked();
 
     const QColor colour = stateColor(st.state, palette());
     QString state = QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>")
                         .arg(colour.name(), stateLabel(st.state).toHtmlEscaped());
-    if (st.external) state += tr(" (adopted)");
+    if (st.external) state += tr(" · started outside Tether").toHtmlEscaped();
     state_->setText(state);
-    const QString next = nextStepText(st, now);
-    nextStep_->setText(next);
-    nextStep_->setVisible(!next.isEmpty());
-    pid_->setText(st.pid ? QString::number(st.pid) : QStringLiteral("—"));
-    QString version = st.version.isEmpty() ? QStringLiteral("—") : st.version;
-    if (st.versionMismatch) version += tr(" (installed: %1)").arg(st.installedVersion);
-    version_->setText(version);
-    port_->setText(st.port ? QString::number(st.port) : QStringLiteral("—"));
-    uptime_->setText(running && st.startedAt.isValid() ? durationText(st.startedAt.msecsTo(now))
-                                                       : QStringLiteral("—"));
-    restarts_->setText(QString::number(st.restarts));
-    // Empty summary: the profile has no event stream (opencode 2.x, custom) or it is not up.
-    activity_->setText(m.activityLine.isEmpty() ? QString()
-                                                : tr("Activity: %1").arg(st.activity.summary));
-    activity_->setVisible(!m.activityLine.isEmpty()); // only while it works: "idle" is noise
-    const bool cut = !st.lastInterrupted.summary.isEmpty();
-    interrupted_->setText(cut ? st.lastInterrupted.at.toString(QStringLiteral("HH:mm:ss")) +
-                                    QStringLiteral(" ") + st.lastInterrupted.summary
-                              : QString());
-    interrupted_->setVisible(cut);
-    interruptedName_->setVisible(cut);
+    nextStep_->setText(nextStepText(st, now));
 
-    start_->setEnabled(m.startEnabled);
-    stop_->setEnabled(m.stopEnabled);
-    restart_->setEnabled(m.restartEnabled);
+    const bool failed = st.state == policy::State::Failed && !st.failure.isEmpty();
+    failure_->setStatus(st);
+    body_->setCurrentWidget(failed ? static_cast<QWidget *>(failure_) : factsPage_);
+    // The version that runs; an installed newer one is said in the line above, in full.
+    setValue(version_, st.version.isEmpty() ? dash() : st.version);
+    setValue(port_, st.port ? QString::number(st.port) : dash());
+    setValue(uptime_,
+             running && st.startedAt.isValid() ? durationText(st.startedAt.msecsTo(now)) : dash());
+    setValue(restarts_, QString::number(st.restarts));
+    setValue(pid_, st.pid ? QString::number(st.pid) : dash());
+    pidName_->setVisible(details);
+    pid_->setVisible(details);
+    // What it does while it works, else what the last stop cut short: the same two lines.
+    const QString work = activityText(st);
+    activity_->setText(!work.isEmpty() ? work : interruptedText(st.lastInterrupted));
+
+    start_->setEnabled(m.showStart); // Failed: Try again, in the failure panel, is the one
+    for (QPushButton *b : {start_, stop_, restart_, open_})
+        b->setVisible(!failed);
+    failure_->actions()->setVisible(failed);
+    stop_->setEnabled(m.showStop);
+    restart_->setEnabled(m.showRestart);
     restart_->setText(m.restartLabel);
-    open_->setEnabled(m.openEnabled);
+    open_->setEnabled(m.showOpen);
     cleanup_->setVisible(m.orphanCount > 0);
     cleanup_->setText(m.orphanLabel);
 
-    failure_->setStatus(st);
     fillMcpTable(m);
-    tabs_->setTabText(tabs_->indexOf(timeline_), timelineTitle(timeline_->spanMs()));
+    tabs_->setTabText(tabs_->indexOf(timeline_->parentWidget()),
+                      timelineTitle(timeline_->spanMs()));
+    legend_->setText(timeline_->legendHtml());
+    // A screen reader hears what the picture shows.
+    timeline_->setAccessibleDescription(timeline_->summary());
     timeline_->update();
 }
 
 void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     const ServiceStatus &st = model_.status();
-    tabs_->setTabText(tabs_->indexOf(mcpStack_), m.mcpFlaggedCount > 0 ? m.mcpMenuTitle
-                                                 : st.mcp.isEmpty()
-                                                     ? tr("MCP servers")
-                                                     : tr("MCP servers (%1)").arg(st.mcp.size()));
+    // A short tab (the menu's "3 need attention" pushed the Events tab out of view at 2x in
+    // German); the marked rows below and the tab's tooltip say which and why.
+    const int mcpTab = tabs_->indexOf(mcpStack_);
+    tabs_->setTabText(mcpTab, st.mcp.isEmpty()        ? tr("&MCP servers")
+                              : m.mcpFlaggedCount > 0 ? tr("⚠ &MCP servers (%1)").arg(st.mcp.size())
+                                                      : tr("&MCP servers (%1)").arg(st.mcp.size()));
+    tabs_->setTabToolTip(mcpTab, m.mcpFlaggedCount > 0
+                                     ? QString(m.mcpMenuTitle).remove(QLatin1Char('&'))
+                                     : QString());
+    mcp_->setColumnHidden(Pid, !details_->isChecked());
     if (st.mcp.isEmpty()) {
         // Said in words, not as an empty grid.
-        mcpEmpty_->setText(m.mcpEmptyText);
+        const bool answers =
+            st.state == policy::State::Healthy || st.state == policy::State::NotResponding;
+        const bool coming = st.state == policy::State::Starting ||
+                            st.state == policy::State::Recovering ||
+                            st.state == policy::State::Restarting;
+        mcpEmpty_->setText(answers  ? tr("The service has no MCP servers.")
+                           : coming ? tr("Its MCP servers show here once it answers.")
+                                    : tr("The service is not running."));
         mcpStack_->setCurrentWidget(mcpEmpty_);
         mcp_->setRowCount(0);
         return;
@@ -258,28 +380,21 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
     const QColor warn = stateColor(policy::State::Failed, palette());
     for (int row = 0; row < st.mcp.size(); ++row) {
         const McpChildStatus &c = st.mcp[row];
-        QString status = c.status;
-        status.replace(QLatin1Char('_'), QLatin1Char(' '));
-        if (!c.error.isEmpty()) status += QStringLiteral(": ") + c.error;
-        // The mark and a short word here; the numbers are in the red Memory / CPU cell and the
-        // reason in full in the tooltip (the whole reason was elided in the column).
-        const bool memory = c.flagged && c.flagReason.startsWith(QLatin1String("memory"));
-        if (c.flagged)
-            status = QStringLiteral("⚠ ") +
-                     (memory ? tr("memory over its limit") : tr("CPU busy too long"));
+        // Numbers only while the service answers: stale ones read as facts.
+        const bool live = c.pid && st.state == policy::State::Healthy;
         QStringList cells(ColumnCount - 1);
         cells[Name] = c.name;
-        cells[Status] = status;
-        cells[Pid] = c.pid ? QString::number(c.pid) : QStringLiteral("—");
-        cells[Uptime] = c.pid ? durationText(c.uptimeMs) : QStringLiteral("—");
-        cells[Memory] = c.pid ? memoryText(c.rssKiB) : QStringLiteral("—");
-        cells[Cpu] =
-            c.pid ? QStringLiteral("%1 %").arg(c.cpuPercent, 0, 'f', 1) : QStringLiteral("—");
+        cells[Status] = (c.flagged ? QStringLiteral("⚠ ") : QString()) + mcpStatusText(c, st.state);
+        cells[Pid] = c.pid ? QString::number(c.pid) : dash();
+        cells[Uptime] = live ? durationText(c.uptimeMs) : dash();
+        cells[Memory] = live ? memoryText(c.rssKiB) : dash();
+        cells[Cpu] = live ? tr("%1 %").arg(QLocale().toString(c.cpuPercent, 'f', 1)) : dash();
+        const bool memory = c.memoryOver;
         for (int col = 0; col < cells.size(); ++col) {
             QTableWidgetItem *item = mcp_->item(row, col);
             if (!item) mcp_->setItem(row, col, item = new QTableWidgetItem);
             item->setText(cells[col]);
-            item->setToolTip(c.flagged && col == Status ? c.flagReason : cells[col]);
+            item->setToolTip(c.flagged && col == Status ? mcpFlagText(c) : cells[col]);
             const bool marked = c.flagged && (col == Status || col == (memory ? Memory : Cpu));
             item->setForeground(marked ? QBrush(warn) : QBrush());
             QFont f = item->font();
@@ -293,11 +408,13 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
         }
         const McpMenuRow *menuRow = row < m.mcpRows.size() ? &m.mcpRows[row] : nullptr;
         button->setText(menuRow ? menuRow->actionLabel : tr("Reconnect"));
+        button->setAccessibleName(
+            tr("%1 %2", "an action, then the MCP server it acts on").arg(button->text(), c.name));
         button->disconnect(this);
         const QString name = c.name;
         connect(button, &QPushButton::clicked, this,
                 [this, name] { emit reconnectRequested(name); });
-        button->setEnabled(menuRow && menuRow->reconnectEnabled);
+        button->setEnabled(menuRow && menuRow->actionEnabled);
     }
     // Rows as tall as their button, and room for three of them in full before it scrolls.
     const int rowHeight =

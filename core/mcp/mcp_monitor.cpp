@@ -43,6 +43,9 @@ OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &l
     for (const LedgerEntry &e : ledger)
         if (e.process.pid == o.process.pid && e.process.startTime == o.process.startTime)
             s.ageMs = std::max<qint64>(0, wallMs() - e.firstSeenMs);
+    // The OS's own start, where it says: the age of a possible orphan too.
+    if (const std::int64_t osAge = os::ageMs(o.process.startTime); osAge >= 0) s.ageMs = osAge;
+    s.startedAt = QDateTime::fromMSecsSinceEpoch(wallMs() - s.ageMs);
     return s;
 }
 
@@ -234,6 +237,9 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
     row.cpuBusyMs = trend.cpuBusyMs;
     row.flagged = trend.memoryFlag || trend.cpuFlag;
     row.flagReason = QString::fromStdString(trend.why);
+    row.memoryOver = trend.memoryFlag;
+    row.cpuBusy = trend.cpuFlag;
+    row.memoryLimitKiB = limits.memoryWarnKiB;
     if (policy::newlyFlagged(before, w.history)) {
         // Only a person restarts it: a leaking tool may be mid-call on something they care about.
         const QString message =

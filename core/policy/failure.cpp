@@ -1,5 +1,7 @@
 #include "policy/failure.h"
 
+#include "policy/words.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -23,30 +25,31 @@ std::string trimmed(const std::string &s) {
     return s.substr(b, e - b);
 }
 
-const char *signalName(int sig) {
+// How a signal ended it, whole: "ended by " and a name would be a fragment to a translator.
+const char *endedBySignal(int sig) {
     switch (sig) {
     case 1:
-        return "SIGHUP";
+        return TETHER_WORDS("Tether", "ended by SIGHUP");
     case 2:
-        return "SIGINT";
+        return TETHER_WORDS("Tether", "ended by SIGINT");
     case 3:
-        return "SIGQUIT";
+        return TETHER_WORDS("Tether", "ended by SIGQUIT");
     case 4:
-        return "SIGILL";
+        return TETHER_WORDS("Tether", "ended by SIGILL");
     case 6:
-        return "SIGABRT";
+        return TETHER_WORDS("Tether", "ended by SIGABRT");
     case 7:
-        return "SIGBUS";
+        return TETHER_WORDS("Tether", "ended by SIGBUS");
     case 8:
-        return "SIGFPE";
+        return TETHER_WORDS("Tether", "ended by SIGFPE");
     case 9:
-        return "SIGKILL";
+        return TETHER_WORDS("Tether", "killed (SIGKILL; out of memory?)");
     case 11:
-        return "SIGSEGV";
+        return TETHER_WORDS("Tether", "ended by SIGSEGV");
     case 13:
-        return "SIGPIPE";
+        return TETHER_WORDS("Tether", "ended by SIGPIPE");
     case 15:
-        return "SIGTERM";
+        return TETHER_WORDS("Tether", "ended by SIGTERM");
     default:
         return nullptr;
     }
@@ -58,40 +61,41 @@ std::string exitCodeMeaning(int code) {
     // Windows NTSTATUS codes come as negative ints (0xC0000005 does not fit an int).
     switch (static_cast<unsigned int>(code)) {
     case 0xC0000005u:
-        return "access violation (the program crashed)";
+        return TETHER_WORDS("Tether", "access violation (the program crashed)");
     case 0xC0000135u:
-        return "a DLL it needs was not found";
+        return TETHER_WORDS("Tether", "a DLL it needs was not found");
     case 0xC0000139u:
-        return "an entry point was not found in a DLL (wrong DLL version)";
+        return TETHER_WORDS("Tether", "an entry point was not found in a DLL (wrong DLL version)");
     case 0xC000013Au:
-        return "ended by Ctrl+C or Ctrl+Break";
+        return TETHER_WORDS("Tether", "ended by Ctrl+C or Ctrl+Break");
     case 0xC00000FDu:
-        return "stack overflow";
+        return TETHER_WORDS("Tether", "stack overflow");
     case 0xC0000409u:
-        return "stack buffer overrun (the program aborted)";
+        return TETHER_WORDS("Tether", "stack buffer overrun (the program aborted)");
     case 0xC0000142u:
-        return "the program could not initialise (DLL initialisation failed)";
+        return TETHER_WORDS("Tether",
+                            "the program could not initialise (DLL initialisation failed)");
     default:
         break;
     }
     switch (code) {
     case 1:
-        return "general error";
+        return TETHER_WORDS("Tether", "general error");
     case 2:
-        return "bad arguments";
+    case 64: // EX_USAGE
+        return TETHER_WORDS("Tether", "bad arguments");
     case 78:
-        return "configuration error";
+        return TETHER_WORDS("Tether", "configuration error");
     case 126:
-        return "the program cannot be executed";
+        return TETHER_WORDS("Tether", "the program cannot be executed");
     case 127:
-        return "command not found";
+    case 9009: // cmd.exe
+        return TETHER_WORDS("Tether", "command not found");
     default:
         break;
     }
     if (code > 128 && code < 160) {
-        const char *name = signalName(code - 128);
-        if (code - 128 == 9) return "killed (SIGKILL; out of memory?)";
-        if (name) return std::string("ended by ") + name;
+        if (const char *ended = endedBySignal(code - 128)) return ended;
     }
     return {};
 }
@@ -100,7 +104,8 @@ std::string describeExit(const ExitFacts &e) {
     if (e.crashed) return "killed or crashed";
     // 0 from a service is no error of its own, but it ended: a person should know that much.
     const std::string meaning =
-        e.code == 0 ? std::string("it ended by itself, without an error") : exitCodeMeaning(e.code);
+        e.code == 0 ? std::string(TETHER_WORDS("Tether", "it ended by itself, without an error"))
+                    : exitCodeMeaning(e.code);
     return "exit code " + std::to_string(e.code) + (meaning.empty() ? "" : ": " + meaning);
 }
 
@@ -172,6 +177,41 @@ std::vector<std::string> relevantLines(const std::vector<std::string> &lines, st
     if (at == std::string::npos) return lastLines(lines, max);
     return lastLines(
         std::vector<std::string>(lines.begin(), lines.begin() + std::ptrdiff_t(at) + 1), max);
+}
+
+const char *toString(FixFirst f) {
+    switch (f) {
+    case FixFirst::Arguments:
+        return "arguments";
+    case FixFirst::Program:
+        return "program";
+    case FixFirst::Nothing:
+        break;
+    }
+    return "";
+}
+
+FixFirst fixFirst(const ExitFacts &e) {
+    if (e.crashed || e.ranMs < 0 || e.ranMs >= kStoppedAtOnceMs) return FixFirst::Nothing;
+    switch (static_cast<unsigned int>(e.code)) {
+    case 0xC0000135u: // a DLL it needs was not found
+    case 0xC0000139u: // an entry point was not found in a DLL
+        return FixFirst::Program;
+    default:
+        break;
+    }
+    switch (e.code) {
+    case 2:  // bad arguments (getopt, QCommandLineParser, Python's argparse)
+    case 64: // EX_USAGE
+    case 78: // EX_CONFIG
+        return FixFirst::Arguments;
+    case 126:  // found but cannot be executed
+    case 127:  // command not found (a shell or a wrapper script said so)
+    case 9009: // cmd.exe: "is not recognized as an internal or external command"
+        return FixFirst::Program;
+    default:
+        return FixFirst::Nothing;
+    }
 }
 
 std::string describeFailure(const FailureFacts &f) {

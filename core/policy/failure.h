@@ -36,6 +36,25 @@ std::vector<std::string> relevantLines(const std::vector<std::string> &lines, st
 // A run shorter than this is "stopped at once": its start, not its work, failed.
 constexpr long long kStoppedAtOnceMs = 5000;
 
+// What a person must change before any start can succeed. Starting again cannot mend it, so
+// Tether does not retry: Failed at once, offering to edit that one setting.
+enum class FixFirst {
+    Nothing,   // a crash or a failure that a retry may get past
+    Arguments, // [service] arguments: the program refused its command line
+    Program,   // [service] program: missing, not executable, or a library it needs is not there
+};
+const char *toString(FixFirst f); // "" | "arguments" | "program" (status --json)
+
+// An exit that blames the configuration: bad arguments (2, 64 EX_USAGE) or a configuration
+// error (78 EX_CONFIG) -> Arguments; cannot execute (126), not found (127, cmd's 9009) or a DLL
+// that is missing or the wrong one (Windows) -> Program. Only an exit at once and not by a
+// signal: a service that ran for minutes and then exits 2 was not refused its command line.
+FixFirst fixFirst(const ExitFacts &e);
+// A program that could not be started at all (missing, not executable): always the program.
+inline FixFirst fixFirstForLaunchFailure() {
+    return FixFirst::Program;
+}
+
 struct FailureFacts {
     std::string reason;            // the machine's failure (Failed), e.g. "gave up after ..."
     std::optional<ExitFacts> exit; // the last process's end, when one was seen

@@ -1,5 +1,7 @@
 #include "policy/notice.h"
 
+#include "policy/words.h"
+
 #include <cstring>
 
 namespace tether::policy {
@@ -15,6 +17,7 @@ constexpr Name kNames[] = {
     {NoticeKind::Recovered, "recovered"},
     {NoticeKind::GaveUp, "gave-up"},
     {NoticeKind::PortHeld, "port-held"},
+    {NoticeKind::MustFix, "must-fix"},
     {NoticeKind::VersionMismatch, "version-mismatch"},
     {NoticeKind::Stale, "stale"},
     {NoticeKind::OrphansFound, "orphans-found"},
@@ -25,9 +28,6 @@ constexpr Name kNames[] = {
     {NoticeKind::StateNotSaved, "state-not-saved"},
 };
 
-bool isGoodNews(NoticeKind k) {
-    return k == NoticeKind::Restarted || k == NoticeKind::Recovered;
-}
 } // namespace
 
 const char *toString(NoticeKind k) {
@@ -49,6 +49,7 @@ NoticeSeverity severityOf(NoticeKind k) {
     switch (k) {
     case NoticeKind::GaveUp:
     case NoticeKind::PortHeld:
+    case NoticeKind::MustFix:
         return NoticeSeverity::Critical;
     case NoticeKind::Crashed:
     case NoticeKind::VersionMismatch:
@@ -67,50 +68,58 @@ NoticeSeverity severityOf(NoticeKind k) {
     return NoticeSeverity::Information;
 }
 
-std::string serviceName(const std::optional<Dialect> &profile) {
-    if (!profile) return "The service";
+const char *serviceName(const std::optional<Dialect> &profile) {
+    if (!profile) return TETHER_WORDS("Tether", "The service");
     switch (*profile) {
     case Dialect::Opencode1:
     case Dialect::Opencode2:
         return "opencode"; // its own spelling, lower case even first in a sentence
     case Dialect::Demo:
-        return "The demo service";
+        return TETHER_WORDS("Tether", "The demo service");
     case Dialect::Custom:
         break;
     }
-    return "The service";
+    return TETHER_WORDS("Tether", "The service");
+}
+
+const char *noticeTitleWords(NoticeKind k) {
+    switch (k) {
+    case NoticeKind::Crashed:
+        return TETHER_WORDS("Tether", "%1 stopped unexpectedly; restarting it");
+    case NoticeKind::Restarted:
+    case NoticeKind::Recovered:
+        return TETHER_WORDS("Tether", "%1 is running again");
+    case NoticeKind::GaveUp:
+        return TETHER_WORDS("Tether", "%1 keeps failing; Tether stopped restarting it");
+    case NoticeKind::PortHeld:
+        return TETHER_WORDS("Tether", "%1 cannot start: another program uses its port");
+    case NoticeKind::MustFix:
+        return TETHER_WORDS("Tether", "%1 cannot start with these settings");
+    case NoticeKind::VersionMismatch:
+        return TETHER_WORDS("Tether", "%1 runs another version than the one installed");
+    case NoticeKind::Stale:
+        return TETHER_WORDS("Tether", "Tether removed an outdated service record");
+    case NoticeKind::OrphansFound:
+        return TETHER_WORDS("Tether", "MCP servers were left running");
+    case NoticeKind::McpResources:
+        return TETHER_WORDS("Tether", "An MCP server uses a lot of resources");
+    case NoticeKind::Interrupted:
+        return TETHER_WORDS("Tether", "Running tool calls were cut short");
+    case NoticeKind::StartedElsewhere:
+        return TETHER_WORDS("Tether", "%1 was started by another program");
+    case NoticeKind::StoppedElsewhere:
+        return TETHER_WORDS("Tether", "%1 was stopped by another program");
+    case NoticeKind::StateNotSaved:
+        return TETHER_WORDS("Tether", "Tether cannot save its records");
+    }
+    return "%1";
 }
 
 std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile) {
-    const std::string s = serviceName(profile);
-    switch (k) {
-    case NoticeKind::Crashed:
-        return s + " stopped unexpectedly; restarting it";
-    case NoticeKind::Restarted:
-    case NoticeKind::Recovered:
-        return s + " is running again";
-    case NoticeKind::GaveUp:
-        return s + " keeps failing; Tether stopped restarting it";
-    case NoticeKind::PortHeld:
-        return s + " cannot start: another program uses its port";
-    case NoticeKind::VersionMismatch:
-        return s + " runs another version than the one installed";
-    case NoticeKind::Stale:
-        return "Tether removed an outdated service record";
-    case NoticeKind::OrphansFound:
-        return "MCP servers were left running";
-    case NoticeKind::McpResources:
-        return "An MCP server uses a lot of resources";
-    case NoticeKind::Interrupted:
-        return "Running tool calls were cut short";
-    case NoticeKind::StartedElsewhere:
-        return s + " was started by another program";
-    case NoticeKind::StoppedElsewhere:
-        return s + " was stopped by another program";
-    case NoticeKind::StateNotSaved:
-        return "Tether cannot save its records";
-    }
-    return s;
+    std::string title = noticeTitleWords(k);
+    const std::size_t at = title.find("%1");
+    if (at != std::string::npos) title.replace(at, 2, serviceName(profile));
+    return title;
 }
 
 std::string crashText(const std::string &why) {
@@ -152,15 +161,78 @@ std::string countOf(long long n, const char *one, const char *many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-bool mayNotify(const NoticeHistory &h, NoticeKind k) {
-    return !isGoodNews(k) || h.troubleShown;
+NoticeStep onNotice(NoticeHistory h, NoticeKind k, NoticeMs now) {
+    NoticeStep out;
+    switch (k) {
+    case NoticeKind::Crashed:
+        // Held: how it ends decides what is told. A second crash of the same incident adds
+        // nothing while the first is held.
+        if (!h.crashHeldAt) h.crashHeldAt = now;
+        out.wakeAt = *h.crashHeldAt + kIncidentMs;
+        break;
+    case NoticeKind::Restarted:
+    case NoticeKind::Recovered:
+        if (h.crashHeldAt) {
+            out.show = k;
+            out.afterCrash = true;
+            out.cutShort = h.cutShort;
+        } else if (h.troubleShown) {
+            out.show = k;
+        }
+        h.troubleShown = false;
+        h.crashHeldAt.reset();
+        h.cutShort = false;
+        break;
+    case NoticeKind::GaveUp:
+    case NoticeKind::PortHeld:
+    case NoticeKind::MustFix:
+        // Overtakes a crash told or held: nothing more is owed for it.
+        out.show = k;
+        h.troubleShown = false;
+        h.crashHeldAt.reset();
+        h.cutShort = false;
+        break;
+    case NoticeKind::Interrupted:
+        if (h.confirmedAt && now - *h.confirmedAt <= kConfirmedMs) break; // they said yes
+        if (h.crashHeldAt) { // told with the crash, in its one notice
+            h.cutShort = true;
+            out.wakeAt = *h.crashHeldAt + kIncidentMs;
+            break;
+        }
+        out.show = k;
+        break;
+    case NoticeKind::VersionMismatch:
+    case NoticeKind::Stale:
+    case NoticeKind::OrphansFound:
+    case NoticeKind::McpResources:
+    case NoticeKind::StartedElsewhere:
+    case NoticeKind::StoppedElsewhere:
+    case NoticeKind::StateNotSaved:
+        out.show = k;
+        if (h.crashHeldAt) out.wakeAt = *h.crashHeldAt + kIncidentMs;
+        break;
+    }
+    out.history = h;
+    return out;
 }
 
-NoticeHistory afterShown(NoticeHistory h, NoticeKind k) {
-    if (k == NoticeKind::Crashed) h.troubleShown = true;
-    // Told, or overtaken by worse news: either way no "running again" is owed any more.
-    if (isGoodNews(k) || k == NoticeKind::GaveUp || k == NoticeKind::PortHeld)
-        h.troubleShown = false;
+NoticeStep onNoticeTimer(NoticeHistory h, NoticeMs now) {
+    NoticeStep out;
+    if (h.crashHeldAt && now >= *h.crashHeldAt + kIncidentMs) {
+        out.show = NoticeKind::Crashed;
+        out.cutShort = h.cutShort;
+        h.crashHeldAt.reset();
+        h.cutShort = false;
+        h.troubleShown = true; // its end is owed
+    } else if (h.crashHeldAt) {
+        out.wakeAt = *h.crashHeldAt + kIncidentMs;
+    }
+    out.history = h;
+    return out;
+}
+
+NoticeHistory onConfirmedInterruption(NoticeHistory h, NoticeMs now) {
+    h.confirmedAt = now;
     return h;
 }
 

@@ -17,6 +17,7 @@ enum class NoticeKind {
     Recovered,        // a service that missed probes answers again
     GaveUp,           // the restart budget is spent: Failed
     PortHeld,         // another program holds the service's port: Failed
+    MustFix,          // its arguments or program must change first (policy/failure.h): Failed
     VersionMismatch,  // the service runs another version than the installed one
     Stale,            // a registration named a process that is gone or another one: dropped
     OrphansFound,     // MCP processes of a dead service wait for a person's decision
@@ -35,9 +36,14 @@ bool fromString(const char *name, NoticeKind *out);
 enum class NoticeSeverity { Information, Warning, Critical };
 NoticeSeverity severityOf(NoticeKind k);
 
-// The service as a person knows it: "opencode", "The demo service", "The service".
-std::string serviceName(const std::optional<Dialect> &profile);
-// The notification's title: what happened and what Tether does about it, without pids.
+// The service as a person knows it: "opencode", "The demo service", "The service" (a phrase of
+// the catalogue, policy/words.h).
+const char *serviceName(const std::optional<Dialect> &profile);
+// The notification's title, whole, with %1 for the service's name: what happened and what
+// Tether does about it, without pids (a phrase of the catalogue: the UI translates it, then
+// fills in serviceName).
+const char *noticeTitleWords(NoticeKind k);
+// The same in English, the name filled in.
 std::string noticeTitle(NoticeKind k, const std::optional<Dialect> &profile);
 
 // A crash notice's text from the exit reason the log keeps ("pid 12 exited with code 1"): the
@@ -54,12 +60,35 @@ std::string interruptedText(const std::vector<std::string> &tools, long long bus
 // "1 process", "3 processes".
 std::string countOf(long long n, const char *one, const char *many);
 
-// Good news is told only as the end of bad news a person saw: "running again" follows a shown
-// crash notice, once; a recovery nobody was told about needs no notification.
+// One notification per incident. A crash is held a moment: if the service runs again within
+// kIncidentMs, one notice says both ("stopped unexpectedly and was restarted"); if it gives up or
+// needs a person instead, only that is told; if neither comes, the crash is told as it stands
+// (still restarting) and its end follows as good news. Good news is otherwise told only as the
+// end of bad news a person saw. What a person has just confirmed (a stop that cuts tool calls
+// short) is not told back to them. Times are a monotonic clock's, injected.
+using NoticeMs = long long;
+constexpr NoticeMs kIncidentMs = 10000;
+constexpr NoticeMs kConfirmedMs = 30000; // a confirmation covers what follows within this
+
 struct NoticeHistory {
-    bool troubleShown = false; // a crash notice was shown and its end not yet told
+    bool troubleShown = false;           // a crash notice was shown and its end not yet told
+    std::optional<NoticeMs> crashHeldAt; // a crash not told yet, waiting for how it ends
+    bool cutShort = false;               // the held crash cut tool calls short
+    std::optional<NoticeMs> confirmedAt; // a person confirmed interrupting tool calls
 };
-bool mayNotify(const NoticeHistory &h, NoticeKind k);
-NoticeHistory afterShown(NoticeHistory h, NoticeKind k); // after a notice of k was shown
+
+struct NoticeStep {
+    NoticeHistory history;
+    std::optional<NoticeKind> show; // the notice to show now, if any
+    bool afterCrash = false;        // show is the end of a crash told with it, in one notice
+    bool cutShort = false;          // that crash cut tool calls short: say so in the same notice
+    std::optional<NoticeMs> wakeAt; // call onNoticeTimer then (a crash is held)
+};
+
+NoticeStep onNotice(NoticeHistory h, NoticeKind k, NoticeMs now);
+// The time a held crash waited for is up: it is told as it stands.
+NoticeStep onNoticeTimer(NoticeHistory h, NoticeMs now);
+// A person confirmed a stop, restart or quit that interrupts tool calls.
+NoticeHistory onConfirmedInterruption(NoticeHistory h, NoticeMs now);
 
 } // namespace tether::policy

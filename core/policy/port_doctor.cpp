@@ -1,5 +1,6 @@
 #include "policy/port_doctor.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -21,17 +22,23 @@ PortDiagnosis diagnosePort(const PortFactsForDoctor &f) {
         const std::string one = (h.name.empty() ? std::string("a process") : h.name) + " (pid " +
                                 std::to_string(h.pid) + ")";
         if (named.find(one) == std::string::npos) named += (named.empty() ? "" : ", ") + one;
+        if (!h.name.empty() &&
+            std::find(d.holderNames.begin(), d.holderNames.end(), h.name) == d.holderNames.end())
+            d.holderNames.push_back(h.name);
     }
     const bool serviceHolds = f.servicePid != 0 && !foreign && !f.holders.empty();
     if (serviceHolds) return d;
     if (!named.empty()) {
         d.isCause = true;
+        d.block = PortBlock::Held;
         d.holder = named;
         d.cause = port + " is held by " + named;
         return d;
     }
     if (foreign || (f.listening && f.holders.empty()) || f.bind == BindResult::InUse) {
         d.isCause = true;
+        d.block = PortBlock::Invisible;
+        d.holderNames.clear();
         d.holder = "a process Tether cannot see (another user's?)";
         d.cause = port + " is held by " + d.holder;
         return d;
@@ -40,6 +47,7 @@ PortDiagnosis diagnosePort(const PortFactsForDoctor &f) {
         d.isCause = true;
         for (const PortRange &r : f.excluded)
             if (r.contains(f.port)) d.excludedRange = r;
+        d.block = d.excludedRange ? PortBlock::Reserved : PortBlock::Denied;
         if (d.excludedRange) {
             d.holder = "Windows";
             d.cause = port + " is reserved by Windows (excluded range " +

@@ -38,10 +38,21 @@ struct PortFactsForDoctor {
     long long servicePid = 0;        // the service's own pid: holding the port is not a fault
 };
 
+// How the port stands in the way, for the words a person reads (the UI's, translated).
+enum class PortBlock {
+    None,
+    Held,      // programs listen there: holderNames
+    Invisible, // something listens whose owner Tether cannot read (another user's?)
+    Reserved,  // Windows keeps the range for itself (Hyper-V, WSL, Docker): excludedRange
+    Denied,    // a bind is refused though nothing listens (a privileged port, a firewall)
+};
+
 struct PortDiagnosis {
     bool isCause = false; // the port is why the service cannot run
-    std::string holder;   // "python3 (pid 1234)", "a process Tether cannot see", "Windows (...)"
-    std::string cause;    // one line for a person; empty when the port is fine
+    PortBlock block = PortBlock::None;
+    std::vector<std::string> holderNames; // Held: "python3", "node" (no pids: those are details)
+    std::string holder; // "python3 (pid 1234)", "a process Tether cannot see", "Windows (...)"
+    std::string cause;  // one line for a person; empty when the port is fine
     std::optional<PortRange> excludedRange;
 };
 

@@ -378,6 +378,7 @@ void Machine::goIdle(const std::string &reason) {
     cancelAllTimers();
     s_.phase = Phase::Idle;
     s_.failure.clear();
+    s_.fixFirst = FixFirst::Nothing;
     s_.reason = reason;
 }
 
@@ -388,8 +389,9 @@ void Machine::beginStart() {
         goIdle("stopped");
         return;
     }
-    if (!s_.config.profileError.empty()) {
-        fail(s_.config.profileError);
+    if (!s_.config.profileError.empty()) { // every profile error is about [service] program
+        s_.fixFirst = FixFirst::Program;
+        fail(s_.config.profileError, NoticeKind::MustFix);
         return;
     }
     cancelTimer(Timer::Restart);
@@ -397,6 +399,7 @@ void Machine::beginStart() {
     s_.leftRunning.clear(); // a new attempt: what an earlier stop left is in the log
     s_.phase = Phase::Resolving;
     s_.failure.clear();
+    s_.fixFirst = FixFirst::Nothing;
     emit(GatherStartupFacts{s_.config.port});
 }
 
@@ -723,10 +726,10 @@ void Machine::on(const Launched &l) {
 void Machine::on(const LaunchFailed &f) {
     if (s_.phase != Phase::Launching) return;
     s_.svc.reset();
-    s_.lastError = "cannot start the service: " + f.why + " (setting [service] program)";
-    s_.budget = recordFailure(s_.budget, now_, timings());
-    s_.phase = Phase::Idle;
-    scheduleRestart(s_.lastError);
+    // A program that cannot be started fails the same way next time: Failed at once.
+    s_.fixFirst = fixFirstForLaunchFailure();
+    fail("cannot start the service: " + f.why + " (setting [service] program)",
+         NoticeKind::MustFix);
 }
 
 // ---- Probing and the recovery window
@@ -1214,6 +1217,10 @@ void Machine::serviceEnded() {
         beginStart();
         return;
     }
+    if (cause == StopCause::Crash && s_.fixFirst != FixFirst::Nothing) {
+        fail(s_.lastError, NoticeKind::MustFix);
+        return;
+    }
     if (countsAsFailure(cause)) {
         s_.budget = recordFailure(s_.budget, now_, timings());
         s_.stableSince.reset();
@@ -1282,7 +1289,11 @@ void Machine::on(const Exited &e) {
         emit(GatherStartupFacts{s_.config.port});
         return;
     }
-    if (mayStart() && !s_.quitting) notify(NoticeKind::Crashed, crashText(e.why));
+    // An exit that blames its command line or program is not retried (serviceEnded): no crash
+    // notice either, the failure is told once it is cleaned up.
+    s_.fixFirst = e.exit ? fixFirst(*e.exit) : FixFirst::Nothing;
+    if (mayStart() && !s_.quitting && s_.fixFirst == FixFirst::Nothing)
+        notify(NoticeKind::Crashed, crashText(e.why));
     s_.stopCause = StopCause::Crash;
     s_.reason = e.why;
     cancelTimer(Timer::Probe);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "os/types.h"
+#include "policy/failure.h"
 #include "policy/notice.h"
 #include "policy/recovery.h"
 #include "policy/state.h"
@@ -152,6 +153,8 @@ struct SupervisionState {
     std::optional<TrackedService> svc;
     bool responding = true; // Running: Healthy (true) or NotResponding (false)
     std::string failure;    // Idle + non-empty: Failed, for this reason
+    // Failed (or about to be) because a setting must change first: no retry (policy/failure.h).
+    FixFirst fixFirst = FixFirst::Nothing;
     std::string lastError;
 
     RecoveryWindow window;
@@ -303,6 +306,7 @@ struct Exited {
     os::Identity id; // which process (a late report about an earlier one is ignored)
     std::string why;
     std::uint64_t seenBy = 0; // start-time token when the exit was seen (the executor fills it)
+    std::optional<ExitFacts> exit = std::nullopt; // how it ended, when seen (our child)
 };
 struct Verified {
     std::uint64_t at = 0; // start-time token of the verification

@@ -41,7 +41,7 @@ ActivityMonitor::~ActivityMonitor() {
 void ActivityMonitor::follow(const QUrl &url, const QByteArray &authorization,
                              const std::string &identity) {
     if (url.isEmpty()) {
-        stopFollowing();
+        stopFollowing(QStringLiteral("the service has no event stream"));
         return;
     }
     const bool same = url == url_ && authorization == authorization_;
@@ -67,7 +67,8 @@ void ActivityMonitor::dropReply() {
     s->deleteLater();
 }
 
-void ActivityMonitor::stopFollowing() {
+void ActivityMonitor::stopFollowing(const QString &why) {
+    if (connected_) lastError_ = why;
     retry_.stop();
     firstEvent_.stop();
     url_.clear();

@@ -48,7 +48,8 @@ public:
     // starts from nothing; the same one only reconnects if the stream is down. An empty url
     // stops following (a profile without a stream, no service).
     void follow(const QUrl &url, const QByteArray &authorization, const std::string &identity);
-    void stopFollowing();
+    // Lets the stream go; `why` is said as lastError() (the log's "event stream lost: why").
+    void stopFollowing(const QString &why = QStringLiteral("Tether stopped following it"));
 
     const policy::Activity &activity() const { return activity_; }
     bool connected() const { return connected_; }

@@ -174,11 +174,12 @@ void ServiceLauncher::launch(int port) {
                                      QDateTime::currentMSecsSinceEpoch() - startedAtMs_};
         emit childExited(exit);
         const std::string meaning = exit.crashed ? std::string() : policy::exitCodeMeaning(code);
-        feed_(policy::Exited{id, exit.crashed
-                                     ? "pid " + std::to_string(id.pid) + " was killed or crashed"
-                                     : "pid " + std::to_string(id.pid) + " exited with code " +
-                                           std::to_string(code) +
-                                           (meaning.empty() ? "" : " (" + meaning + ")")});
+        feed_(policy::Exited{
+            id,
+            exit.crashed ? "pid " + std::to_string(id.pid) + " was killed or crashed"
+                         : "pid " + std::to_string(id.pid) + " exited with code " +
+                               std::to_string(code) + (meaning.empty() ? "" : " (" + meaning + ")"),
+            0, exit});
     });
     process_ = p;
     identity_ = {};

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "policy/dialect.h"
+#include "policy/failure.h"
 #include "policy/notice.h"
+#include "policy/port_doctor.h"
 #include "policy/state.h"
 #include "service/login_path.h"
 
@@ -38,15 +40,19 @@ struct McpChildStatus {
     double cpuAvgPercent = 0; // over the trend span
     qint64 cpuBusyMs = 0;     // a core busy without a break for this long
     bool flagged = false;     // memory over [mcp] memoryWarnMiB or a core busy too long
-    QString flagReason;       // why, for a person; empty when not flagged
+    QString flagReason;       // why, in English (log, status --json); empty when not flagged
+    bool memoryOver = false;  // the two flags apart, for the words a person reads
+    bool cpuBusy = false;
+    quint64 memoryLimitKiB = 0; // [mcp] memoryWarnMiB
 };
 
 struct OrphanStatus {
     qint64 pid = 0;
     QStringList argv;
-    QString kind; // ledger | job | possible
-    qint64 ageMs = 0;
+    QString kind;     // ledger | job | possible
+    qint64 ageMs = 0; // at the scan that found it (status --json)
     quint64 rssKiB = 0;
+    QDateTime startedAt = {}; // its start, so a window's age moves on (wall clock, display)
 };
 
 struct RunningToolStatus {
@@ -83,9 +89,21 @@ struct FailureStatus {
     bool portHeld = false;  // the port is the cause
     QString portHolder;     // "python3 (pid 1234)", "Windows (excluded range ...)"
     quint16 freePort = 0;   // suggestion, 0 = none
+    // A setting a person must change first: Tether did not retry (policy/failure.h fixFirst).
+    policy::FixFirst fix = policy::FixFirst::Nothing;
+    std::optional<policy::ExitFacts> exit; // how the service's last process ended, when seen
+    // The same facts as cause, apart, for the words a person reads (ui/status_text.h):
+    policy::PortBlock portBlock = policy::PortBlock::None;
+    QStringList portHolderNames; // "python3": the programs on the port, no pids
+    quint16 port = 0;            // the port in the way
+    QString reservedRange;       // "49152-49251" when Windows keeps it
+    int failedStarts = 0;        // gave up after this many crashes or failed starts ...
+    qint64 withinMs = 0;         // ... within this long ([recovery] burstWindowMs)
+    QString program;             // what was to be started (a detail: a path)
 
     bool isEmpty() const { return cause.isEmpty() && serviceLog.isEmpty(); }
     QJsonObject toJson() const;
+    static FailureStatus fromJson(const QJsonObject &o);
 };
 
 struct ServiceStatus {
@@ -105,9 +123,10 @@ struct ServiceStatus {
     QList<McpChildStatus> mcp;
     QList<OrphanStatus> orphans;
     ActivityStatus activity;
-    InterruptedStatus lastInterrupted; // what the last replacement or forced stop cut short
-    FailureStatus failure;             // why it is Failed (empty otherwise)
-    ServicePath servicePath;           // the PATH the service was given, and where it came from
+    InterruptedStatus lastInterrupted;         // what the last replacement or forced stop cut short
+    FailureStatus failure;                     // why it is Failed (empty otherwise)
+    std::optional<policy::ExitFacts> lastExit; // how Tether's last child ended (this attempt)
+    ServicePath servicePath; // the PATH the service was given, and where it came from
     // What Tether will do by itself and when (policy::nextSteps; wall clock, display only):
     // replace a service that stays silent, start again after a back-off. Invalid: nothing due.
     QDateTime replaceAt;
@@ -117,6 +136,9 @@ struct ServiceStatus {
     QStringList stateFileErrors;
 
     QJsonObject toJson() const;
+    // What toJson wrote, back (the CLI reads the running Tether's answer with it, to say it in
+    // the same words as the tray); what JSON does not carry is left at its default.
+    static ServiceStatus fromJson(const QJsonObject &o);
 };
 
 } // namespace tether

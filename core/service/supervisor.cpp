@@ -106,6 +106,7 @@ public:
                              s->lastExit_ = e;
                              // An exit Tether's own stop caused explains nothing.
                              s->lastExitOurs_ = s->exec_->state().phase == policy::Phase::Stopping;
+                             s->status_.lastExit = e;
                          });
     }
 
@@ -231,7 +232,13 @@ void Supervisor::followActivity() {
     const bool follow = !config_.profile.eventPath.isEmpty() && s.svc && s.svc->id.pid > 0 &&
                         s.phase != policy::Phase::Released;
     if (!follow) {
-        if (!activity_->url().isEmpty()) activity_->stopFollowing();
+        // Why, in the log's words: the service went (stopped, crashed, replaced) or was let go.
+        if (!activity_->url().isEmpty())
+            activity_->stopFollowing(
+                s.phase == policy::Phase::Released
+                    ? QStringLiteral("Tether let the service go (quit)")
+                    : QStringLiteral("the service is gone (%1)")
+                          .arg(s.reason.empty() ? QStringLiteral("stopped") : q(s.reason)));
         refreshActivityStatus();
         return;
     }
@@ -524,6 +531,16 @@ void Supervisor::refreshFailure() {
         facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());
     FailureStatus out;
     out.logPath = config_.serviceLogPath;
+    out.fix = exec_->state().fixFirst;
+    out.exit = lastExit_;
+    out.program = config_.profile.program;
+    // The restart budget spent: Tether gave up after these.
+    const policy::RestartBudget &budget = exec_->state().budget;
+    if (out.fix == policy::FixFirst::Nothing &&
+        int(budget.failures.size()) >= config_.settings.timings.burst) {
+        out.failedStarts = int(budget.failures.size());
+        out.withinMs = config_.settings.timings.burstWindowMs;
+    }
     // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
     // The port a launch takes (opencode 2.x: its own, from its config; 0 when unknown).
     const int launchPort = exec_->state().launchPort;
@@ -532,6 +549,14 @@ void Supervisor::refreshFailure() {
     if (port.diagnosis.isCause) {
         facts.portCause = port.diagnosis.cause;
         out.portHeld = true;
+        out.portBlock = port.diagnosis.block;
+        for (const std::string &name : port.diagnosis.holderNames)
+            out.portHolderNames << q(name);
+        out.port = quint16(config_.profile.port);
+        if (port.diagnosis.excludedRange)
+            out.reservedRange = QStringLiteral("%1-%2")
+                                    .arg(port.diagnosis.excludedRange->first)
+                                    .arg(port.diagnosis.excludedRange->last);
         out.portHolder = q(port.diagnosis.holder);
         // [service] port moves Tether's own service; opencode 2.x's port is in its own config
         // (`opencode service set port`), so no offer that would change nothing.
@@ -632,6 +657,7 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
 
 void Supervisor::start() {
     lastExit_.reset(); // a new attempt: an earlier run's exit no longer explains anything
+    status_.lastExit.reset();
     feed(policy::StartRequested{});
 }
 

@@ -1,11 +1,15 @@
 #include "settings/settings.h"
 
 #include "policy/supervision.h"
+#include "service/words.h"
 #include "settings/argument_list.h"
 #include "settings/storage.h"
+#include "settings/ini_edit.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <functional>
@@ -16,10 +20,24 @@ namespace {
 
 constexpr qsizetype kMaxArgumentsChars = 32767;
 
+// Why a value is refused: a sentence of the catalogue and what fills it, told in English to the
+// log and in the person's language to the Settings dialog.
+struct Why {
+    const char *text = "";
+    QString a = QString();
+    QString b = QString();
+    QString fill(QString t) const {
+        if (!a.isNull()) t = b.isNull() ? t.arg(a) : t.arg(a, b);
+        return t;
+    }
+    QString english() const { return fill(QString::fromUtf8(text)); }
+    QString translated() const { return fill(Words::tr(text)); }
+};
+
 // One row per setting: key, how to read it into Settings, how to write it back.
 struct Field {
     const char *key;
-    std::function<bool(Settings &, const QVariant &, QString *why)> read;
+    std::function<bool(Settings &, const QVariant &, Why *why)> read;
     std::function<QVariant(const Settings &)> write;
     QStringList choices = {}; // the valid texts of a fixed choice, default first
     std::optional<SettingRange> range = {};
@@ -35,14 +53,15 @@ bool toInt64(const QVariant &v, qint64 *out) {
 Field integer(const char *key, qint64 min, qint64 max, std::function<void(Settings &, qint64)> set,
               std::function<qint64(const Settings &)> get) {
     return Field{key,
-                 [=](Settings &s, const QVariant &v, QString *why) {
+                 [=](Settings &s, const QVariant &v, Why *why) {
                      qint64 n = 0;
                      if (!toInt64(v, &n)) {
-                         *why = QStringLiteral("not a whole number");
+                         *why = {QT_TRANSLATE_NOOP("Tether", "not a whole number")};
                          return false;
                      }
                      if (n < min || n > max) {
-                         *why = QStringLiteral("must be between %1 and %2").arg(min).arg(max);
+                         *why = {QT_TRANSLATE_NOOP("Tether", "must be between %1 and %2"),
+                                 QString::number(min), QString::number(max)};
                          return false;
                      }
                      set(s, n);
@@ -55,7 +74,7 @@ Field integer(const char *key, qint64 min, qint64 max, std::function<void(Settin
 
 Field boolean(const char *key, bool Settings::*member) {
     return Field{key,
-                 [=](Settings &s, const QVariant &v, QString *why) {
+                 [=](Settings &s, const QVariant &v, Why *why) {
                      const QString t = v.toString().trimmed().toLower();
                      if (t == QLatin1String("true") || t == QLatin1String("1") ||
                          t == QLatin1String("yes") || t == QLatin1String("on"))
@@ -64,7 +83,7 @@ Field boolean(const char *key, bool Settings::*member) {
                               t == QLatin1String("no") || t == QLatin1String("off"))
                          s.*member = false;
                      else {
-                         *why = QStringLiteral("must be true or false");
+                         *why = {QT_TRANSLATE_NOOP("Tether", "must be true or false")};
                          return false;
                      }
                      return true;
@@ -77,19 +96,19 @@ Field boolean(const char *key, bool Settings::*member) {
 template <typename Value>
 Field choice(const char *key, QStringList allowed, Value Settings::*member,
              QString (*name)(const Value &), bool (*parse)(const QString &, Value *)) {
-    return Field{
-        key,
-        [=](Settings &s, const QVariant &v, QString *why) {
-            const QString t = v.toString().trimmed().toLower();
-            Value parsed{};
-            if (!allowed.contains(t) || !parse(t, &parsed)) {
-                *why = QStringLiteral("must be one of %1").arg(allowed.join(QStringLiteral(", ")));
-                return false;
-            }
-            s.*member = parsed;
-            return true;
-        },
-        [=](const Settings &s) { return QVariant(name(s.*member)); }, allowed};
+    return Field{key,
+                 [=](Settings &s, const QVariant &v, Why *why) {
+                     const QString t = v.toString().trimmed().toLower();
+                     Value parsed{};
+                     if (!allowed.contains(t) || !parse(t, &parsed)) {
+                         *why = {QT_TRANSLATE_NOOP("Tether", "must be one of %1"),
+                                 allowed.join(QStringLiteral(", "))};
+                         return false;
+                     }
+                     s.*member = parsed;
+                     return true;
+                 },
+                 [=](const Settings &s) { return QVariant(name(s.*member)); }, allowed};
 }
 
 QString orphanModeName(const policy::OrphanMode &m) {
@@ -121,16 +140,33 @@ QStringList orphanModes(policy::OrphanMode first) {
 
 Field text(const char *key, QString Settings::*member) {
     return Field{key,
-                 [=](Settings &s, const QVariant &v, QString *why) {
+                 [=](Settings &s, const QVariant &v, Why *why) {
                      if (v.typeId() == QMetaType::QStringList ||
                          v.typeId() == QMetaType::QVariantList) {
-                         *why = QStringLiteral("must be a single value");
+                         *why = {QT_TRANSLATE_NOOP("Tether", "must be a single value")};
                          return false;
                      }
                      s.*member = v.toString();
                      return true;
                  },
                  [=](const Settings &s) { return QVariant(s.*member); }};
+}
+
+// A fixed choice kept as its text ("auto", "light", "dark"): `allowed` in display order,
+// default first.
+Field textChoice(const char *key, QStringList allowed, QString Settings::*member) {
+    return Field{key,
+                 [=](Settings &s, const QVariant &v, Why *why) {
+                     const QString t = v.toString().trimmed().toLower();
+                     if (!allowed.contains(t)) {
+                         *why = {QT_TRANSLATE_NOOP("Tether", "must be one of %1"),
+                                 allowed.join(QStringLiteral(", "))};
+                         return false;
+                     }
+                     s.*member = t;
+                     return true;
+                 },
+                 [=](const Settings &s) { return QVariant(s.*member); }, allowed};
 }
 
 using T = policy::Timings;
@@ -149,7 +185,7 @@ const std::vector<Field> &fields() {
                &Settings::profile, &profileText, &parseProfile),
         text("service/program", &Settings::program),
         Field{"service/arguments",
-              [](Settings &s, const QVariant &v, QString *warning) {
+              [](Settings &s, const QVariant &v, Why *why) {
                   // QSettings gives a list for "a, b" and a string otherwise: one parser reads
                   // both, as the Settings dialog does (settings/argument_list.h).
                   const ArgumentList parsed = argumentsFromSetting(v);
@@ -158,15 +194,15 @@ const std::vector<Field> &fields() {
                   // than by a launch that fails naming [service] program.
                   if (const qsizetype length = joinArgumentList(parsed.arguments).size();
                       length > kMaxArgumentsChars) {
-                      if (warning)
-                          *warning = QStringLiteral("%1 characters, more than the %2 a program "
-                                                    "can be given")
-                                         .arg(length)
-                                         .arg(kMaxArgumentsChars);
+                      *why = {QT_TRANSLATE_NOOP("Tether",
+                                                "%1 characters, more than the %2 a program can "
+                                                "be given"),
+                              QString::number(length), QString::number(kMaxArgumentsChars)};
                       return false;
                   }
                   s.arguments = parsed.arguments;
-                  if (!parsed.error.isEmpty() && warning) *warning = parsed.error;
+                  if (!parsed.error.isEmpty())
+                      *why = {QT_TRANSLATE_NOOP("Tether", "a quote (\") is not closed")};
                   return parsed.error.isEmpty();
               },
               // Written as one line, so that an argument with spaces reads back as one.
@@ -200,6 +236,9 @@ const std::vector<Field> &fields() {
             [](const Settings &s) { return qint64(s.orphanGraceMs); }),
         boolean("app/stopServiceOnQuit", &Settings::stopServiceOnQuit),
         boolean("app/notifications", &Settings::notifications),
+        textChoice("app/trayIcon",
+                   {QStringLiteral("auto"), QStringLiteral("light"), QStringLiteral("dark")},
+                   &Settings::trayIcon),
         integer(
             "mcp/memoryWarnMiB", 1, 1048576,
             [](Settings &s, qint64 n) { s.memoryWarnMiB = int(n); },
@@ -220,13 +259,14 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
         const auto it = values.find(QLatin1String(f.key));
         if (it == values.end()) continue;
         Settings candidate = out.settings;
-        QString why;
+        Why why;
         if (f.read(candidate, it.value(), &why)) {
             out.settings = candidate;
         } else {
             out.warnings << QStringLiteral("setting %1=%2 ignored (%3); using the default")
-                                .arg(QLatin1String(f.key), it.value().toString().left(80), why);
-            out.problems << SettingProblem{{QLatin1String(f.key)}, why};
+                                .arg(QLatin1String(f.key), it.value().toString().left(80),
+                                     why.english());
+            out.problems << SettingProblem{{QLatin1String(f.key)}, why.translated()};
         }
     }
     // Each value may be in range and the three still make one missed probe fatal (DESIGN rule
@@ -236,14 +276,14 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
     case policy::TimingsConflict::TimeoutNotBelowWindow:
         out.problems << SettingProblem{
             {QStringLiteral("recovery/windowMs"), QStringLiteral("probe/timeoutMs")},
-            QStringLiteral("the wait must be longer than the time a health check may take, or "
-                           "one slow answer would use it all up")};
+            Words::tr("the wait must be longer than the time a health check may take, or one "
+                      "slow answer would use it all up")};
         break;
     case policy::TimingsConflict::IntervalAboveWindow:
         out.problems << SettingProblem{
             {QStringLiteral("recovery/windowMs"), QStringLiteral("probe/intervalMs")},
-            QStringLiteral("the wait must not be shorter than the time between health checks, "
-                           "or one missed check would use it all up")};
+            Words::tr("the wait must not be shorter than the time between health checks, or "
+                      "one missed check would use it all up")};
         break;
     case policy::TimingsConflict::None:
         break;
@@ -262,7 +302,7 @@ LoadedSettings settingsFromValues(const QMap<QString, QVariant> &values) {
                                        "recovery/backoffInitialMs; using backoffInitialMs");
         out.problems << SettingProblem{
             {QStringLiteral("recovery/backoffMaxMs"), QStringLiteral("recovery/backoffInitialMs")},
-            QStringLiteral("the longest wait cannot be shorter than the first one")};
+            Words::tr("the longest wait cannot be shorter than the first one")};
         out.settings.timings.backoffMaxMs = out.settings.timings.backoffInitialMs;
     }
     return out;
@@ -334,12 +374,37 @@ bool saveSettings(const QString &path, const Settings &s, QString *error) {
         return false;
     }
     QDir().mkpath(QFileInfo(file).absolutePath());
-    QSettings ini(file, QSettings::IniFormat);
-    const auto values = settingsToValues(s);
-    for (auto it = values.begin(); it != values.end(); ++it)
-        ini.setValue(it.key(), it.value());
-    ini.sync();
-    if (ini.status() != QSettings::NoError) {
+    QByteArray text;
+    QFile in(file);
+    if (in.exists() && !in.open(QIODevice::ReadOnly)) {
+        if (error) *error = QStringLiteral("cannot read settings from %1").arg(file);
+        return false;
+    }
+    if (in.isOpen()) text = in.readAll();
+    in.close();
+    // Only what changes what the file means is written: a setting that differs from what the
+    // file says now (or its default, where it says nothing), and a value it holds that was
+    // refused. Everything else stays as its owner wrote it.
+    const LoadedSettings before = loadSettings(file);
+    QStringList refused;
+    for (const SettingProblem &p : before.problems)
+        refused << p.keys;
+    const QMap<QString, QVariant> was = settingsToValues(before.settings);
+    const QMap<QString, QVariant> now = settingsToValues(s);
+    QList<IniChange> changes;
+    for (auto it = now.begin(); it != now.end(); ++it) {
+        const QString value = iniValueText(it.value());
+        if (value != iniValueText(was.value(it.key())) || refused.contains(it.key()))
+            changes << IniChange{it.key(), value};
+    }
+    if (changes.isEmpty() && in.exists()) return true;
+    // Unbuffered: a write the disk refuses fails here (Qt 6.4's commit() loses a failed flush of
+    // its buffer and renames the short file over the good one). A link is followed: a person may
+    // keep the settings file elsewhere.
+    QSaveFile out(file);
+    const QByteArray edited = editIni(text, changes);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Unbuffered) ||
+        out.write(edited) != edited.size() || !out.commit()) {
         if (error) *error = QStringLiteral("cannot write settings to %1").arg(file);
         return false;
     }

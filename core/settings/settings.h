@@ -36,6 +36,7 @@ struct Settings {
     // [app]
     bool stopServiceOnQuit = false;
     bool notifications = true;
+    QString trayIcon = QStringLiteral("auto"); // auto | light | dark: the set for the panel
     // [mcp]
     int memoryWarnMiB = 1024;
     int cpuBusyMinutes = 10;

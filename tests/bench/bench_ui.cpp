@@ -2,9 +2,10 @@
 //   status window open     construct + show -> the window exposed and painted    target < 150 ms
 //   status window update   every row changed (pid, memory, CPU) -> refresh() + paint done
 //   menu model             trayMenuModel() for 50 rows (what the tray computes on every change)
-//   menu open / update     a QMenu of those 50 rows (with a "Reconnect" per row, as the tray's
-//                          submenu) popped up and exposed / rebuilt
+//   menu open / update     the tray's MCP submenu of those 50 rows (a row each, its action
+//                          beside it) popped up and exposed / rebuilt
 // Needs a display (scripts/bench.sh: Xvfb); QT_QPA_PLATFORM=offscreen measures without one.
+#include "tray/tray_menu.h"
 #include "tray/tray_menu_model.h"
 #include "ui/status_window.h"
 
@@ -132,18 +133,11 @@ int main(int argc, char **argv) {
         m = trayMenuModel(status, QDateTime::currentDateTime());
     line("tray menu model (50 rows), per call", ms(t) / 100);
 
-    // The tray's MCP submenu shape: one submenu per server with its actions.
-    auto build = [](QMenu &menu, const TrayMenuModel &model) {
-        menu.clear();
-        for (const McpMenuRow &row : model.mcpRows) {
-            QMenu *sub = menu.addMenu(row.label);
-            sub->addAction(QStringLiteral("Reconnect"))->setEnabled(row.reconnectEnabled);
-            if (row.flagged) sub->addAction(QStringLiteral("Restart this MCP server"));
-        }
-    };
-    QMenu menu;
+    // The tray's own menu: its MCP submenu, a row per server with its action beside it.
+    TrayMenu tray;
     t.restart();
-    build(menu, m);
+    tray.setModel(m, QColor(Qt::darkGreen));
+    QMenu &menu = *tray.mcpMenu();
     menu.popup(QPoint(10, 10));
     const bool shown = exposedSoon(menu);
     menu.repaint();
@@ -151,7 +145,7 @@ int main(int argc, char **argv) {
     line("menu with 50 MCP rows: build + pop up -> exposed", shown ? menuOpen : -1);
     fillRows(status, 50, 11);
     t.restart();
-    build(menu, trayMenuModel(status, QDateTime::currentDateTime()));
+    tray.setModel(trayMenuModel(status, QDateTime::currentDateTime()), QColor(Qt::darkGreen));
     menu.repaint();
     line("menu with 50 MCP rows: rebuild while open + paint", ms(t));
     menu.hide();

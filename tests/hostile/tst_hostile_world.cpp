@@ -330,7 +330,7 @@ private slots:
         QVERIFY2(rig_->waitForLine(tether_, QStringLiteral("state not saved"), 1000),
                  qPrintable(rig_->dump(tether_)));
         const test::CliRun text = rig_->cli({QStringLiteral("status")});
-        QVERIFY2(text.out.contains("not saved"), text.out.constData());
+        QVERIFY2(text.out.contains("Not saved"), text.out.constData());
 
         fs.release(); // space again: the records are brought up to date, and the status clears
         QVERIFY2(

@@ -269,9 +269,17 @@ private slots:
         QVERIFY(tool.value(QLatin1String("runningMs")).toInteger() >= 0);
 
         QTest::qWait(1100); // so that the line says "for 1 s" or more
+        // In words (issue 27): the tool by name and how long, no session id; the log's own
+        // summary behind --details.
         const Run text = cli({QStringLiteral("status")});
-        QVERIFY2(text.out.contains("busy: 1 session, tool " + kTool.toUtf8() + " for "),
+        QVERIFY2(text.out.contains("Running a tool: " + kTool.toUtf8() + " ("),
                  text.out.constData());
+        QVERIFY2(!text.out.contains("ses_fake1") && !text.out.contains("pid "),
+                 text.out.constData());
+        const Run details = cli({QStringLiteral("status"), QStringLiteral("--details")});
+        QVERIFY2(details.out.contains("busy: 1 session, tool " + kTool.toUtf8() + " for "),
+                 details.out.constData());
+        QVERIFY2(details.out.contains("pid "), details.out.constData());
 
         const Run refused = cli({QStringLiteral("stop")});
         QCOMPARE(refused.exitCode, 3);

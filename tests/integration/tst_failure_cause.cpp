@@ -70,15 +70,19 @@ private slots:
         QVERIFY2(f.serviceLog.join(QLatin1Char('\n')).contains(QStringLiteral("Unknown option")),
                  qPrintable(f.serviceLog.join(QLatin1Char('\n'))));
         QCOMPARE(f.logPath, sup->config().serviceLogPath);
-        // The give-up line no longer calls crashes "failed starts" only, and names the meaning.
-        QVERIFY2(sup->status().lastError.contains(QStringLiteral("crashes or failed starts")),
-                 qPrintable(sup->status().lastError));
+        // Issue 27 (3): refused arguments are not retried. One start, no restart, Failed with
+        // the setting to change (it was five starts over ~20 s with default timings).
+        QVERIFY(f.fix == policy::FixFirst::Arguments);
+        QCOMPARE(sup->status().restarts, 0);
+        QCOMPARE(rig_.log.filter(QStringLiteral("started pid")).size(), 1);
         QVERIFY2(sup->status().lastError.contains(QStringLiteral("(bad arguments)")),
                  qPrintable(sup->status().lastError));
+        QVERIFY(f.exit && f.exit->code == 2);
         // status --json carries it.
         const QJsonObject json = sup->status().toJson().value(QLatin1String("failure")).toObject();
         QCOMPARE(json.value(QLatin1String("cause")).toString(), f.cause);
         QCOMPARE(json.value(QLatin1String("serviceLog")).toArray().size(), f.serviceLog.size());
+        QCOMPARE(json.value(QLatin1String("fix")).toString(), QStringLiteral("arguments"));
     }
 
     void tryingAgainClearsTheFailure() {
@@ -140,6 +144,8 @@ private slots:
         QVERIFY2(f.cause.contains(QStringLiteral("no-such-service")), qPrintable(f.cause));
         QVERIFY2(f.cause.contains(QStringLiteral("[service] program")), qPrintable(f.cause));
         QVERIFY(!f.portHeld);
+        QVERIFY(f.fix == policy::FixFirst::Program); // not retried: the program must change
+        QCOMPARE(sup->status().restarts, 0);
     }
 
     void thePortDoctorSeesABindInUse() {

@@ -75,7 +75,8 @@ private slots:
                                 .arg(status.exitCode)
                                 .arg(QString::fromUtf8(status.err))));
         QCOMPARE(test::demoServicesOnPort(port_), QList<qint64>{service});
-        const test::CliRun after = rig_->cli({QStringLiteral("status")});
+        const test::CliRun after =
+            rig_->cli({QStringLiteral("status"), QStringLiteral("--details")});
         QVERIFY2(after.exitCode == 0, after.err.constData()); // the first one is still reached
         QVERIFY(after.out.contains(QByteArray::number(service)));
     }

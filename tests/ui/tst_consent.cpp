@@ -1,5 +1,6 @@
 // The question before an interruption, as a person meets it: it names the tool call, its
 // buttons say what happens, and the safe answer is the default (Enter and Esc keep the work).
+#include "i18n.h"
 #include "tray/tray_menu_model.h"
 #include "ui/consent_dialog.h"
 
@@ -51,11 +52,18 @@ void answerNextDialog(Answer *seen, const char *button, int key = 0) {
 class TestConsent : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        qputenv("TETHER_LANGUAGE", "en");
+        QCOMPARE(i18n::install(qApp), QStringLiteral("en"));
+    }
+
     void theQuestionNamesTheToolCallInPlainWords() {
         const QString one = consentQuestion(busy(1), QStringLiteral("Stop"));
-        QVERIFY2(one.startsWith(QStringLiteral("Stop now? The service is running a tool call,")),
+        QVERIFY2(one.startsWith(QStringLiteral("Stop now? The service is running 1 tool call,")),
                  qPrintable(one));
-        QVERIFY(one.contains(kTool + QStringLiteral(" (session ses_0, running for 45 s)")));
+        // Issue 27 (5): the tool by name, not its session's id.
+        QVERIFY(one.contains(kTool + QStringLiteral(" (running for 45 s)")));
+        QVERIFY(!one.contains(QStringLiteral("ses_0")));
         const QString two = consentQuestion(busy(2), QStringLiteral("Restart"));
         QVERIFY2(two.contains(QStringLiteral("running 2 tool calls,")), qPrintable(two));
         QVERIFY(!two.contains(QStringLiteral("(s)")));
@@ -67,7 +75,7 @@ private slots:
         QVERIFY(ui::confirmInterruption(nullptr, QStringLiteral("Stop"),
                                         consentQuestion(busy(1), QStringLiteral("Stop"))));
         QCOMPARE(seen.go, QStringLiteral("Stop anyway"));
-        QCOMPARE(seen.keep, QStringLiteral("Keep it running"));
+        QCOMPARE(seen.keep, QStringLiteral("&Keep it running"));
         QVERIFY(seen.text.contains(kTool));
     }
 

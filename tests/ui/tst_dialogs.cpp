@@ -3,7 +3,9 @@
 // named in plain words with nothing lost; orphans by the program a person started; the result
 // of a clean-up; Tether's icon on each. Screenshots land in ui-shots/ beside the binary (run
 // with QT_SCALE_FACTOR=2 for the 2x ones).
+#include "i18n.h"
 #include "settings/settings.h"
+#include "ui/about_dialog.h"
 #include "ui/app_icon.h"
 #include "ui/orphan_dialog.h"
 #include "ui/settings_dialog.h"
@@ -72,12 +74,21 @@ QString helpFor(ui::SettingsDialog &d, const QString &key) {
     return {};
 }
 
+// The label as shown, its mnemonic's & left out.
 QString shownLabel(ui::SettingsDialog &d, const QString &key) {
     QWidget *field = d.field(key);
-    if (auto *box = qobject_cast<QCheckBox *>(field)) return box->text();
+    if (auto *box = qobject_cast<QCheckBox *>(field))
+        return QString(box->text()).remove(QLatin1Char('&'));
     for (auto *form : d.findChildren<QFormLayout *>())
-        if (auto *label = qobject_cast<QLabel *>(form->labelForField(field))) return label->text();
+        if (auto *label = qobject_cast<QLabel *>(form->labelForField(field)))
+            return QString(label->text()).remove(QLatin1Char('&'));
     return {};
+}
+
+QPushButton *saveButton(ui::SettingsDialog &d) {
+    for (QPushButton *b : d.findChild<QDialogButtonBox *>()->findChildren<QPushButton *>())
+        if (b->text() == QLatin1String("&Save")) return b;
+    return nullptr;
 }
 
 // As a person sees it: laid out for what it now holds, then grabbed.
@@ -117,22 +128,41 @@ void grabPages(ui::SettingsDialog &d, const char *prefix) {
 class TstDialogs : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        qputenv("TETHER_LANGUAGE", "en");
+        QCOMPARE(i18n::install(qApp), QStringLiteral("en"));
+    }
+
+    // Issue 27 (7): what most people set is in view (the service, Startup with Start at login,
+    // the MCP servers); the tuning is behind "Show advanced settings"; no page scrolls at 1x.
     void settingsArePagesByTask() {
         ui::SettingsDialog d(Settings{}, QString(), {});
         d.show();
         QVERIFY(QTest::qWaitForWindowExposed(&d));
-        QCOMPARE(d.pageTitles(),
-                 (QStringList{QStringLiteral("Service"), QStringLiteral("Recovery"),
-                              QStringLiteral("Health checks"), QStringLiteral("MCP servers"),
-                              QStringLiteral("Startup")}));
+        QCOMPARE(d.pageTitles(), (QStringList{QStringLiteral("General"), QStringLiteral("Startup"),
+                                              QStringLiteral("MCP servers")}));
         // What to run comes first, not in alphabetical order ("Arguments" first, as before).
         QCOMPARE(
-            keysOnPage(d, 0).mid(0, 4),
+            keysOnPage(d, 0),
             (QStringList{QStringLiteral("service/profile"), QStringLiteral("service/program"),
                          QStringLiteral("service/arguments"), QStringLiteral("service/port")}));
-        QCOMPARE(keysOnPage(d, 1).mid(0, 2), (QStringList{QStringLiteral("recovery/windowMs"),
+        // Start at login on its page, beside what happens when Tether starts and quits.
+        QVERIFY(d.startAtLoginBox());
+        QVERIFY(d.findChild<QStackedWidget *>()->widget(1)->isAncestorOf(d.startAtLoginBox()));
+        QVERIFY(keysOnPage(d, 2).contains(QStringLiteral("mcp/memoryWarnMiB")));
+        // No tuning in view until asked for.
+        for (const char *tuning :
+             {"recovery/burst", "recovery/backoffInitialMs", "probe/timeoutMs"})
+            QVERIFY2(!keysOnPage(d, 0).contains(QLatin1String(tuning)) &&
+                         !keysOnPage(d, 1).contains(QLatin1String(tuning)) &&
+                         !keysOnPage(d, 2).contains(QLatin1String(tuning)),
+                     tuning);
+        d.advancedBox()->setChecked(true);
+        QCOMPARE(d.pageTitles().mid(3),
+                 (QStringList{QStringLiteral("Recovery"), QStringLiteral("Health checks"),
+                              QStringLiteral("Other")}));
+        QCOMPARE(keysOnPage(d, 3).mid(0, 2), (QStringList{QStringLiteral("recovery/windowMs"),
                                                           QStringLiteral("recovery/burst")}));
-        QVERIFY(keysOnPage(d, 3).contains(QStringLiteral("mcp/memoryWarnMiB")));
         // Every setting is on exactly one page.
         QStringList all;
         for (int p = 0; p < d.pageTitles().size(); ++p)
@@ -146,6 +176,17 @@ private slots:
             QVERIFY(list->visualItemRect(list->item(i)).right() <= list->viewport()->width());
         QVERIFY(d.width() <= 640);
         QVERIFY(d.screen()->availableGeometry().contains(d.frameGeometry()));
+        // At 1x (a screen with room) no page scrolls.
+        if (d.screen()->devicePixelRatio() == 1.0 && d.screen()->availableSize().height() >= 700) {
+            auto *stack = d.findChild<QStackedWidget *>();
+            for (int i = 0; i < list->count(); ++i) {
+                list->setCurrentRow(i);
+                d.layout()->activate();
+                auto *page = qobject_cast<QScrollArea *>(stack->currentWidget());
+                QTRY_VERIFY2(!page->verticalScrollBar()->isVisible(),
+                             qPrintable(list->item(i)->text()));
+            }
+        }
         grabPages(d, "settings");
     }
 
@@ -250,8 +291,8 @@ private slots:
         d.show();
         QVERIFY(QTest::qWaitForWindowExposed(&d));
         QVERIFY(d.problems().isEmpty());
-        auto *save = d.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
-        QVERIFY(save->isEnabled());
+        QPushButton *save = saveButton(d);
+        QVERIFY(save && save->isEnabled());
 
         qobject_cast<QSpinBox *>(d.field(QStringLiteral("service/port")))->setValue(4100);
         qobject_cast<QLineEdit *>(d.field(QStringLiteral("service/arguments")))
@@ -263,16 +304,29 @@ private slots:
         const QString &message = problems.first();
         QVERIFY2(message.contains(QStringLiteral("Wait for a busy service")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("Answer expected within")), qPrintable(message));
-        QVERIFY2(message.contains(QStringLiteral("Recovery")), qPrintable(message));
+        // The page of the setting named first (it was another page's before).
+        QVERIFY2(message.contains(QStringLiteral("(Recovery)")), qPrintable(message));
         for (const char *logWord : {"windowMs", "recovery/", "setting", "ignored", "default", "ms"})
             QVERIFY2(!message.contains(QLatin1String(logWord)), qPrintable(message));
-        // The person sees it, in the dialog, and cannot save.
+        // The person sees it, in the dialog, and cannot save; the advanced pages where it is
+        // are shown, and the line under the field itself says what is wrong.
+        QVERIFY(d.advancedBox()->isChecked());
         bool shown = false;
         for (QLabel *l : d.findChildren<QLabel *>())
             shown |= l->isVisible() &&
                      l->text().contains(QStringLiteral("Wait for a busy service")) &&
                      l->text().contains(QStringLiteral("use it all up"));
         QVERIFY(shown);
+        QVERIFY2(helpFor(d, QStringLiteral("recovery/windowMs"))
+                     .contains(QStringLiteral("use it all up")),
+                 qPrintable(helpFor(d, QStringLiteral("recovery/windowMs"))));
+        QVERIFY(d.field(QStringLiteral("recovery/windowMs"))
+                    ->accessibleDescription()
+                    .contains(QStringLiteral("use it all up")));
+        // Issue 27 (7): the field keeps its look: a style sheet on it took its arrows away.
+        auto *window = qobject_cast<QDoubleSpinBox *>(d.field(QStringLiteral("recovery/windowMs")));
+        QVERIFY(window->styleSheet().isEmpty());
+        QCOMPARE(window->buttonSymbols(), QAbstractSpinBox::UpDownArrows);
         QVERIFY(!save->isEnabled());
         shoot(d, "settings-refused");
         QVERIFY(!d.trySave());
@@ -291,6 +345,7 @@ private slots:
         QCOMPARE(d.problems().size(), 1);
         QVERIFY(d.problems().first().contains(QStringLiteral("Longest pause")));
         QVERIFY(d.problems().first().contains(QStringLiteral("First restart after")));
+        QVERIFY(d.problems().first().contains(QStringLiteral("(Recovery)")));
         QVERIFY(!d.trySave());
 
         qobject_cast<QDoubleSpinBox *>(d.field(QStringLiteral("recovery/backoffMaxMs")))
@@ -399,7 +454,7 @@ private slots:
         auto *list = d.findChild<QTreeWidget *>();
         auto button = [&](const QString &text) -> QPushButton * {
             for (QPushButton *b : d.findChildren<QPushButton *>())
-                if (b->text() == text && b->isVisible()) return b;
+                if (QString(b->text()).remove(QLatin1Char('&')) == text && b->isVisible()) return b;
             return nullptr;
         };
         QVERIFY(d.screen()->availableGeometry().contains(d.frameGeometry())); // fits at 2x too
@@ -418,6 +473,8 @@ private slots:
         d.setOrphans({{101, npx, QStringLiteral("ledger"), 65000, 2048},
                       {103, node, QStringLiteral("job"), 1000, 100}});
         QVERIFY(list->isColumnHidden(4));
+        QVERIFY(list->isColumnHidden(3)); // the pid is a detail: in the tooltip
+        QVERIFY(list->topLevelItem(0)->toolTip(0).contains(QStringLiteral("101")));
         QCOMPARE(list->topLevelItem(0)->text(0),
                  QStringLiteral("npx @modelcontextprotocol/server-everything"));
         QCOMPARE(list->topLevelItem(0)->text(1), QStringLiteral("1 min"));
@@ -482,6 +539,52 @@ private slots:
         const QImage px = s.windowIcon().pixmap(QSize(32, 32), 1.0).toImage();
         QCOMPARE(px, QImage(QStringLiteral(":/icons/hicolor/32x32/apps/dev.tether.Tether.png"))
                          .convertToFormat(px.format()));
+    }
+
+    // Issue 27 (12): About was a bare message box. Now: the version, the licence in full, Qt's
+    // licence notice (LGPLv3, its source) and About Qt, and a link to the project.
+    void aboutSaysVersionLicenceQtAndWhere() {
+        ui::AboutDialog about;
+        QCOMPARE(about.versionText(),
+                 QStringLiteral("Version %1").arg(QCoreApplication::applicationVersion()));
+        const QString licence = about.licenceText();
+        QVERIFY(licence.contains(QStringLiteral("MIT licence")));
+        QVERIFY(licence.contains(QStringLiteral("Permission is hereby granted")));
+        QVERIFY(licence.contains(QStringLiteral("GNU Lesser General Public License version 3")));
+        QVERIFY(licence.contains(QString::fromLatin1(qVersion())));
+        bool link = false, aboutQt = false;
+        for (QLabel *l : about.findChildren<QLabel *>())
+            link = link || (l->openExternalLinks() && l->text().contains(QStringLiteral("href")));
+        for (QPushButton *b : about.findChildren<QPushButton *>())
+            aboutQt =
+                aboutQt || QString(b->text()).remove(QLatin1Char('&')) == QLatin1String("About Qt");
+        QVERIFY(link);
+        QVERIFY(aboutQt);
+        QCOMPARE(about.windowIcon().cacheKey(), ui::appIcon().cacheKey());
+        about.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&about));
+        auto *focused = qobject_cast<QPushButton *>(about.focusWidget());
+        QVERIFY(focused);
+        QCOMPARE(QString(focused->text()).remove(QLatin1Char('&')), QStringLiteral("Close"));
+        shoot(about, "about");
+    }
+
+    // Issue 27 (6): the orphan dialog's "Running for 10 s" never moved on.
+    void anOrphansAgeMovesOn() {
+        ui::OrphanDialog d;
+        OrphanStatus o{101,
+                       {QStringLiteral("node"), QStringLiteral("x.js")},
+                       QStringLiteral("ledger"),
+                       10000,
+                       900};
+        o.startedAt = QDateTime::currentDateTime().addSecs(-10);
+        d.setOrphans({o});
+        auto *list = d.findChild<QTreeWidget *>();
+        const QString first = list->topLevelItem(0)->text(1);
+        QVERIFY2(first == QStringLiteral("10 s") || first == QStringLiteral("11 s"),
+                 qPrintable(first));
+        // Its age follows the clock, with no new scan.
+        QTRY_VERIFY_WITH_TIMEOUT(list->topLevelItem(0)->text(1) != first, 5000);
     }
 };
 

@@ -18,7 +18,7 @@ private slots:
         LoginMenuItem off = loginMenuItem(st);
         QVERIFY(!off.checked);
         QVERIFY(off.enabled);
-        QCOMPARE(off.text, QStringLiteral("Start at login"));
+        QCOMPARE(off.text, QStringLiteral("Start at &login"));
 
         st.state = State::On;
         const LoginMenuItem on = loginMenuItem(st);
@@ -32,7 +32,7 @@ private slots:
         const LoginMenuItem system = loginMenuItem(st);
         QVERIFY(!system.checked);
         QVERIFY(system.enabled);
-        QCOMPARE(system.text, QStringLiteral("Start at login (disabled in Windows Settings)"));
+        QCOMPARE(system.text, QStringLiteral("Start at &login (disabled in Windows Settings)"));
         QVERIFY(system.toolTip.contains(QStringLiteral("Windows Settings")));
 
         st.state = State::Foreign;

@@ -1,12 +1,16 @@
-// The tray's pure parts: icons per state, the menu model per status, the notice rate limiter
-// the health history ring and what a click on the icon does.
+// The tray's pure parts: icons per state, the menu model per status, the notice rate limiter,
+// what a notification says, the health history ring and what a click on the icon does.
 #include "service/health_history.h"
 #include "tray/menu_status.h"
 #include "tray/notice_limiter.h"
+#include "tray/notification.h"
+#include "tray/panel_theme.h"
 #include "tray/tray_click.h"
 #include "tray/tray_icons.h"
+#include "tray/tray_menu.h"
 #include "tray/tray_menu_model.h"
 #include "ui/format.h"
+#include "i18n.h"
 
 #include <QApplication>
 #include <QDir>
@@ -38,8 +42,9 @@ QPalette darkPalette() {
     return p;
 }
 
-QImage render(State s, IconFlags f, int size, qreal dpr, const QPalette &pal, bool mask = false) {
-    return stateIconPixmap(s, f, size, dpr, pal, mask)
+QImage render(State s, IconFlags f, int size, qreal dpr, const QPalette &pal, bool mask = false,
+              qreal phase = -1) {
+    return stateIconPixmap(s, f, size, dpr, panelOf(pal), mask, phase)
         .toImage()
         .convertToFormat(QImage::Format_ARGB32);
 }
@@ -50,6 +55,20 @@ int differingPixels(const QImage &a, const QImage &b) {
         for (int x = 0; x < a.width(); ++x)
             n += a.pixel(x, y) != b.pixel(x, y);
     return n;
+}
+
+// The first two states whose pictures (one per kStates, in order) differ in too few pixels to
+// tell apart at this size; empty when every pair differs.
+QString alikeStates(const QList<QImage> &images, int size, qreal dpr) {
+    for (int i = 0; i < images.size(); ++i)
+        for (int j = i + 1; j < images.size(); ++j)
+            if (differingPixels(images[i], images[j]) <= size * dpr / 2)
+                return QStringLiteral("%1 vs %2 at %3 px x%4")
+                    .arg(QLatin1String(policy::toString(kStates[i])),
+                         QLatin1String(policy::toString(kStates[j])))
+                    .arg(size)
+                    .arg(dpr);
+    return QString();
 }
 
 QDateTime t0() {
@@ -73,32 +92,48 @@ ServiceStatus statusIn(State s) {
 class TstTrayLogic : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        // The plural forms of English come from its catalogue, as in Tether itself.
+        qputenv("TETHER_LANGUAGE", "en");
+        QCOMPARE(i18n::install(qApp), QStringLiteral("en"));
+    }
+
     // A sheet of every state at 16, 22 and 32 px, plain and with each badge, for looking at
     // (<build>/tests/ui-shots/icon-sheet.png); the checks are in the tests below.
     void iconSheetForTheEye() {
-        IconFlags o, v, w, all;
+        IconFlags o, v, w, busy, many;
         o.orphans = true;
         o.orphanCount = 2;
         v.versionMismatch = true;
         w.mcpAttention = true;
-        all = o;
-        all.versionMismatch = all.mcpAttention = true;
-        const QList<IconFlags> flags{{}, o, v, w, all};
-        QImage sheet(8 * 40, 5 * 3 * 40, QImage::Format_ARGB32);
-        sheet.fill(QColor(0xf0, 0xf0, 0xf0));
-        QPainter p(&sheet);
-        for (int f = 0; f < flags.size(); ++f)
-            for (int z = 0; z < 3; ++z)
-                for (int i = 0; i < kStates.size(); ++i) {
-                    const int size = QList<int>{16, 22, 32}[z];
-                    const QPixmap px =
-                        stateIconPixmap(kStates[i], flags[f], size, 1, lightPalette());
-                    p.drawPixmap(i * 40 + 4, (f * 3 + z) * 40 + 4, px);
-                }
-        p.end();
-        const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
-        QDir().mkpath(dir);
-        QVERIFY(sheet.save(dir + QStringLiteral("/icon-sheet.png")));
+        busy.working = true;
+        many = o;
+        many.orphanCount = 12;
+        many.versionMismatch = many.mcpAttention = true;
+        const QList<IconFlags> flags{{}, busy, o, v, w, many};
+        for (const QPalette &pal : {lightPalette(), darkPalette()})
+            for (qreal dpr : {1.0, 2.0}) {
+                const int cell = int(40 * dpr);
+                QImage sheet(kStates.size() * cell, flags.size() * 3 * cell, QImage::Format_ARGB32);
+                sheet.fill(pal.color(QPalette::Window));
+                QPainter p(&sheet);
+                for (int f = 0; f < flags.size(); ++f)
+                    for (int z = 0; z < 3; ++z)
+                        for (int i = 0; i < kStates.size(); ++i) {
+                            const int size = QList<int>{16, 22, 32}[z];
+                            const QImage px = render(kStates[i], flags[f], size, dpr, pal);
+                            p.drawImage(i * cell + 4, (f * 3 + z) * cell + 4, px);
+                        }
+                p.end();
+                const QString dir =
+                    QCoreApplication::applicationDirPath() + QStringLiteral("/ui-shots");
+                QDir().mkpath(dir);
+                QVERIFY(
+                    sheet.save(dir + QStringLiteral("/icon-sheet-%1-%2x.png")
+                                         .arg(panelOf(pal) == Panel::Dark ? QStringLiteral("dark")
+                                                                          : QStringLiteral("light"))
+                                         .arg(dpr)));
+            }
     }
 
     void iconsDifferPerStateAtEverySize() {
@@ -110,14 +145,8 @@ private slots:
                     QCOMPARE(img.size(), QSize(size, size) * dpr);
                     images << img;
                 }
-                for (int i = 0; i < images.size(); ++i)
-                    for (int j = i + 1; j < images.size(); ++j)
-                        QVERIFY2(differingPixels(images[i], images[j]) > size * dpr / 2,
-                                 qPrintable(QStringLiteral("%1 vs %2 at %3px x%4")
-                                                .arg(policy::toString(kStates[i]),
-                                                     policy::toString(kStates[j]))
-                                                .arg(size)
-                                                .arg(dpr)));
+                const QString alike = alikeStates(images, size, dpr);
+                QVERIFY2(alike.isEmpty(), qPrintable(alike));
             }
     }
 
@@ -189,6 +218,102 @@ private slots:
         }
     }
 
+    // Issue 27 (2): the orphan count became a dot at 2x, the update arrow was ~6 px, and two
+    // badges cut the mark apart. One badge shows (orphans, then an MCP warning, then an update),
+    // and its size is counted in device pixels: 9 at the least, so the digit stays a digit.
+    void oneBadgeLegibleAtEveryScale() {
+        IconFlags all;
+        all.orphans = all.versionMismatch = all.mcpAttention = true;
+        all.orphanCount = 3;
+        QCOMPARE(shownBadge(all), QStringLiteral("orphans"));
+        all.orphans = false;
+        QCOMPARE(shownBadge(all), QStringLiteral("mcp"));
+        all.mcpAttention = false;
+        QCOMPARE(shownBadge(all), QStringLiteral("update"));
+        QCOMPARE(iconKey(State::Healthy, all), QStringLiteral("healthy+update"));
+        IconFlags three;
+        three.orphans = true;
+        three.orphanCount = 3;
+        for (int size : {16, 22, 32})
+            for (qreal dpr : {1.0, 2.0}) {
+                const QImage img = render(State::Healthy, three, size, dpr, lightPalette());
+                // The badge's dark digit: its ink in the bottom right corner, several pixels
+                // tall (a dot was 1 to 2).
+                const int d = int(img.width() * 0.5);
+                int inkRows = 0;
+                for (int y = img.height() - d; y < img.height(); ++y) {
+                    bool ink = false;
+                    for (int x = img.width() - d; x < img.width(); ++x) {
+                        const QColor c = QColor::fromRgba(img.pixel(x, y));
+                        ink = ink || (c.alpha() > 200 && c.lightness() < 90);
+                    }
+                    inkRows += ink ? 1 : 0;
+                }
+                QVERIFY2(inkRows >= std::max(5, int(d * 0.35)),
+                         qPrintable(QStringLiteral("%1 px x%2: the digit is %3 "
+                                                   "rows tall")
+                                        .arg(size)
+                                        .arg(dpr)
+                                        .arg(inkRows)));
+            }
+    }
+
+    // Issue 27 (2): the mark itself carries the state, so each state reads without colour too:
+    // the same state drawn in grey differs from every other state drawn in grey.
+    void theMarkCarriesTheStateWithoutColour() {
+        for (int size : {16, 22})
+            for (qreal dpr : {1.0, 2.0}) {
+                QList<QImage> greys;
+                for (State s : kStates)
+                    greys << render(s, {}, size, dpr, lightPalette())
+                                 .convertToFormat(QImage::Format_Grayscale8)
+                                 .convertToFormat(QImage::Format_ARGB32);
+                const QString alike = alikeStates(greys, size, dpr);
+                QVERIFY2(alike.isEmpty(), qPrintable(alike));
+            }
+    }
+
+    // Issue 27 (2): starting and working move, briefly; reduced motion and other states do not.
+    void startingAndWorkingAnimate() {
+        IconFlags busy;
+        busy.working = true;
+        QVERIFY(animates(State::Starting, {}));
+        QVERIFY(animates(State::Restarting, {}));
+        QVERIFY(animates(State::Healthy, busy));
+        QVERIFY(!animates(State::Healthy, {}));
+        QVERIFY(!animates(State::Failed, busy));
+        QVERIFY(kAnimationMs <= 5000); // short: then the still picture, no timer left running
+        for (State s : {State::Starting, State::Healthy}) {
+            const IconFlags f = s == State::Healthy ? busy : IconFlags{};
+            const QImage a = render(s, f, 22, 2, lightPalette(), false, 0.1);
+            const QImage b = render(s, f, 22, 2, lightPalette(), false, 0.6);
+            QVERIFY2(differingPixels(a, b) > 10, policy::toString(s));
+        }
+    }
+
+    // Issue 27 (2): the set is the panel's: Windows says so of its taskbar (a dark taskbar
+    // beside light applications is its default); elsewhere the palette; a setting overrides.
+    void theSetIsChosenByThePanel() {
+        QCOMPARE(panelFor(QStringLiteral("auto"), false, Panel::Light), Panel::Dark);
+        QCOMPARE(panelFor(QStringLiteral("auto"), true, Panel::Dark), Panel::Light);
+        QCOMPARE(panelFor(QStringLiteral("auto"), std::nullopt, Panel::Dark), Panel::Dark);
+        QCOMPARE(panelFor(QStringLiteral("dark"), true, Panel::Light), Panel::Dark);
+        QCOMPARE(panelFor(QStringLiteral("light"), false, Panel::Dark), Panel::Light);
+        // Each set's edge keeps at least 3:1 against its panel (WCAG's for graphics) for every
+        // state; the other set's does not for all (that is why the panel chooses).
+        for (Panel panel : {Panel::Light, Panel::Dark}) {
+            const QColor background =
+                panel == Panel::Dark ? QColor(0x20, 0x21, 0x24) : QColor(0xf3, 0xf3, 0xf3);
+            for (State s : kStates)
+                QVERIFY2(contrastRatio(rimColor(s, panel), background) >= 3.0,
+                         qPrintable(QStringLiteral("%1 on a %2 panel: %3:1")
+                                        .arg(policy::toString(s))
+                                        .arg(panel == Panel::Dark ? QStringLiteral("dark")
+                                                                  : QStringLiteral("light"))
+                                        .arg(contrastRatio(rimColor(s, panel), background))));
+        }
+    }
+
     void paletteAwareAndMask() {
         QVERIFY(differingPixels(render(State::Stopped, {}, 22, 1, lightPalette()),
                                 render(State::Stopped, {}, 22, 1, darkPalette())) > 20);
@@ -207,37 +332,43 @@ private slots:
                 }
             QVERIFY(opaque > 100);
         }
-        const QIcon icon = stateIcon(State::Healthy, {}, lightPalette());
+        const QIcon icon = stateIcon(State::Healthy, {}, Panel::Light);
         QVERIFY(icon.availableSizes().contains(QSize(16, 16)));
         QVERIFY(icon.availableSizes().contains(QSize(64, 64)));
     }
 
+    // Issue 27 (1): only the actions that apply now are in the menu (disabled Start, Stop and
+    // Restart were always shown), and a failure has one "Try again", not Start and Restart too.
     void menuPerState_data() {
         QTest::addColumn<State>("state");
         QTest::addColumn<bool>("start");
         QTest::addColumn<bool>("stop");
         QTest::addColumn<bool>("restart");
         QTest::addColumn<bool>("open");
-        QTest::newRow("stopped") << State::Stopped << true << false << false << false;
-        QTest::newRow("starting") << State::Starting << false << true << true << false;
-        QTest::newRow("healthy") << State::Healthy << false << true << true << true;
-        QTest::newRow("not-responding") << State::NotResponding << false << true << true << true;
-        QTest::newRow("recovering") << State::Recovering << false << true << false << false;
-        QTest::newRow("restarting") << State::Restarting << false << true << false << false;
+        QTest::addColumn<bool>("tryAgain");
+        QTest::newRow("stopped") << State::Stopped << true << false << false << false << false;
+        QTest::newRow("starting") << State::Starting << false << true << true << false << false;
+        QTest::newRow("healthy") << State::Healthy << false << true << true << true << false;
+        QTest::newRow("not-responding")
+            << State::NotResponding << false << true << true << true << false;
+        QTest::newRow("recovering")
+            << State::Recovering << false << true << false << false << false;
+        QTest::newRow("restarting")
+            << State::Restarting << false << true << false << false << false;
         // A stop under way: Start is offered (it wins once the stop is done), Stop is not.
-        QTest::newRow("stopping") << State::Stopping << true << false << false << false;
-        QTest::newRow("failed") << State::Failed << true << false << true << false;
+        QTest::newRow("stopping") << State::Stopping << true << false << false << false << false;
+        QTest::newRow("failed") << State::Failed << false << false << false << false << true;
     }
     void menuPerState() {
         QFETCH(State, state);
         const TrayMenuModel m = trayMenuModel(statusIn(state), t0());
-        QTEST(m.startEnabled, "start");
-        QTEST(m.stopEnabled, "stop");
-        QTEST(m.restartEnabled, "restart");
-        QTEST(m.openEnabled, "open");
+        QTEST(m.showStart, "start");
+        QTEST(m.showStop, "stop");
+        QTEST(m.showRestart, "restart");
+        QTEST(m.showOpen, "open");
+        QTEST(m.showTryAgain, "tryAgain");
         QVERIFY(m.orphanLabel.isEmpty());
         QCOMPARE(m.orphanCount, 0);
-        QVERIFY(!m.mcpEmptyText.isEmpty());
         QVERIFY(m.mcpRows.isEmpty());
     }
 
@@ -245,15 +376,26 @@ private slots:
         const TrayMenuModel m = trayMenuModel(statusIn(State::Healthy), t0());
         QCOMPARE(m.statusLine, QStringLiteral("Healthy"));
         // The version once: "demo 1.18.33-demo" said the profile twice.
-        QCOMPARE(m.detailLine, QStringLiteral("1.18.33 · port 4096 · up 3 h 05 min"));
+        // Each fact whole (non-breaking spaces inside): a wrap falls between them.
+        QCOMPARE(m.detailLine,
+                 QStringLiteral("1.18.33 · port\u00a04096 · up\u00a03\u00a0h\u00a005\u00a0min"));
         QVERIFY(m.tooltip.contains(QStringLiteral("Healthy")));
         QVERIFY(m.tooltip.contains(QStringLiteral("4096")));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.18.33")));
-        QVERIFY(m.tooltip.contains(QStringLiteral("up 3 h 05 min")));
+        QVERIFY(m.tooltip.contains(QStringLiteral("up\u00a03\u00a0h\u00a005\u00a0min")));
         ServiceStatus failed = statusIn(State::Failed);
-        failed.lastError = QStringLiteral("port 4096 is held by python3 (pid 77)");
-        QVERIFY(trayMenuModel(failed, t0()).tooltip.contains(failed.lastError));
-        QVERIFY(!trayMenuModel(failed, t0()).detailLine.contains(QStringLiteral("up ")));
+        failed.failure.portHeld = true;
+        failed.failure.portBlock = policy::PortBlock::Held;
+        failed.failure.portHolderNames = {QStringLiteral("python3")};
+        failed.failure.port = 4096;
+        failed.failure.cause = QStringLiteral("port 4096 is held by python3 (pid 77)");
+        const TrayMenuModel f = trayMenuModel(failed, t0());
+        // The cause in words, without the pid (a detail).
+        QVERIFY2(f.tooltip.contains(QStringLiteral("Port 4096 is used by python3.")),
+                 qPrintable(f.tooltip));
+        QVERIFY(!f.tooltip.contains(QStringLiteral("pid")));
+        QCOMPARE(f.thirdLine, QStringLiteral("Port 4096 is used by python3."));
+        QVERIFY(!f.detailLine.contains(QStringLiteral("up ")));
     }
 
     // Issue 16: not responding says what happens next, counting down to the replacement.
@@ -262,20 +404,36 @@ private slots:
         st.lastError = QStringLiteral("no answer within 1000 ms");
         st.replaceAt = t0().addMSecs(17200);
         TrayMenuModel m = trayMenuModel(st, t0());
-        QCOMPARE(m.statusLine,
-                 QStringLiteral("Not responding · replaced in 18 s unless it answers"));
+        QCOMPARE(m.statusLine, QStringLiteral("Not responding · replaced in 18 s"));
         QVERIFY(m.tooltip.contains(m.statusLine));
+        QVERIFY(!m.tooltip.contains(QStringLiteral("1000 ms"))); // the machine's words: details
         st.replaceAt = t0();
         QCOMPARE(trayMenuModel(st, t0()).statusLine,
-                 QStringLiteral("Not responding · replaced unless the next check answers"));
+                 QStringLiteral("Not responding · replaced unless it answers now"));
         ServiceStatus again = statusIn(State::Restarting);
         again.restartAt = t0().addMSecs(3500);
         QCOMPARE(trayMenuModel(again, t0()).statusLine,
                  QStringLiteral("Restarting · again in 4 s"));
     }
 
-    // Issue 16: the menu's status lines are normal text (not a disabled grey item) and keep one
-    // width whatever the state says, so the menu does not jump between ~160 and ~410 px.
+    // Issue 27 (4): the menu's status block kept the height of a tool call that had ended.
+    void theMenusStatusBlockTakesItsNewHeight() {
+        ServiceStatus busy = statusIn(State::Healthy);
+        busy.activity.runningTools = {
+            {QStringLiteral("s"), QStringLiteral("everything_trigger-long-running-operation"),
+             45000},
+            {QStringLiteral("t"), QStringLiteral("filesystem_search_files"), 12000}};
+        TrayMenu menu;
+        menu.setModel(trayMenuModel(busy, t0()), Qt::darkGreen);
+        menu.menu()->popup(QPoint(10, 10));
+        QVERIFY(QTest::qWaitForWindowExposed(menu.menu()));
+        const int tall = menu.menu()->height();
+        menu.setModel(trayMenuModel(statusIn(State::Healthy), t0()), Qt::darkGreen);
+        QTRY_VERIFY2(menu.menu()->height() < tall,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(tall).arg(menu.menu()->height())));
+        menu.menu()->hide();
+    }
+
     void menuStatusKeepsItsWidthAndContrast() {
         MenuStatusWidget w;
         QSet<int> widths;
@@ -299,8 +457,8 @@ private slots:
         QVERIFY2(ratio >= 4.5, qPrintable(QString::number(ratio)));
     }
 
-    // Issue 15: the menu and tooltip say what the service works on; the icon shows "working"
-    // in the same green (no alarm), and a stop asks first, naming the tool call.
+    // Issue 15, 27 (5): the menu and tooltip say what the service works on in a sentence (no
+    // "busy: 1 session, tool …"), and a stop asks first, naming the tool call, not its session.
     void aBusyServiceSaysWhatItDoes() {
         ServiceStatus busy = statusIn(State::Healthy);
         busy.activity.followed = true;
@@ -308,40 +466,47 @@ private slots:
         busy.activity.runningTools.append(
             {QStringLiteral("ses_1"), QStringLiteral("everything_trigger-long-running-operation"),
              45000});
-        busy.activity.summary = QStringLiteral(
-            "busy: 1 session, tool everything_trigger-long-running-operation for 45 s");
         const TrayMenuModel m = trayMenuModel(busy, t0());
-        // Its own menu line: one tool call is named whole (two menu lines); the tooltip too.
         QVERIFY2(!m.statusLine.contains(QStringLiteral("busy")), qPrintable(m.statusLine));
-        QCOMPARE(m.activityLine, busy.activity.summary);
-        QVERIFY(m.tooltip.contains(busy.activity.summary));
-        // Three long calls: at most two menu lines, the start and the last age kept.
+        QCOMPARE(
+            m.thirdLine,
+            QStringLiteral("Running a tool: everything_trigger-long-running-operation (45 s)"));
+        QVERIFY(m.tooltip.contains(m.thirdLine));
+        // Three calls: named two by two, the rest counted; at most two menu lines.
         ServiceStatus busier = busy;
-        busier.activity.summary = QStringLiteral(
-            "busy: 3 sessions, tool everything_trigger-long-running-operation for 45 s, tool "
-            "filesystem_search_files for 12 s, tool bash for 3 s");
+        busier.activity.runningTools.append(
+            {QStringLiteral("ses_2"), QStringLiteral("filesystem_search_files"), 12000});
+        busier.activity.runningTools.append(
+            {QStringLiteral("ses_3"), QStringLiteral("bash"), 3000});
         const TrayMenuModel three = trayMenuModel(busier, t0());
-        QVERIFY2(three.activityLine.size() <= 2 * kMenuStatusChars, qPrintable(three.activityLine));
-        QVERIFY2(
-            three.activityLine.startsWith(QStringLiteral("busy: 3 sessions, tool everything_")),
-            qPrintable(three.activityLine));
-        QVERIFY(three.activityLine.contains(QChar(0x2026)));
-        QVERIFY2(three.activityLine.endsWith(QStringLiteral("bash for 3 s")),
-                 qPrintable(three.activityLine));
-        QVERIFY(three.tooltip.contains(busier.activity.summary));
+        QVERIFY2(three.thirdLine.size() <= 2 * kMenuStatusChars, qPrintable(three.thirdLine));
+        QVERIFY2(three.thirdLine.startsWith(QStringLiteral("Running 3 tools: everything_")),
+                 qPrintable(three.thirdLine));
+        // Long names: one named whole, the others counted (a name cut in its middle read
+        // "filesys…h_files").
+        QCOMPARE(three.thirdLine,
+                 QStringLiteral("Running 3 tools: everything_trigger-long-running-operation and 2 "
+                                "more"));
+        busier.activity.runningTools.append(
+            {QStringLiteral("ses_4"), QStringLiteral("read"), 1000});
+        QVERIFY2(trayMenuModel(busier, t0()).thirdLine.endsWith(QStringLiteral("and 3 more")),
+                 qPrintable(trayMenuModel(busier, t0()).thirdLine));
         const QString ask = consentQuestion(busy, QStringLiteral("Stop"));
         QVERIFY2(ask.contains(QStringLiteral("everything_trigger-long-running-operation")),
                  qPrintable(ask));
-        QVERIFY(ask.contains(QStringLiteral("ses_1")));
+        QVERIFY2(!ask.contains(QStringLiteral("ses_1")), qPrintable(ask)); // no session ids
         QVERIFY(ask.startsWith(QStringLiteral("Stop now?")));
-        QVERIFY(ask.contains(QStringLiteral("running a tool call,")));
+        QVERIFY2(ask.contains(QStringLiteral("running 1 tool call,")), qPrintable(ask));
+        QVERIFY(consentQuestion(busier, QStringLiteral("Stop"))
+                    .contains(QStringLiteral("running 4 tool calls,")));
         // Idle: no question, the stop goes ahead as before.
         QVERIFY(consentQuestion(statusIn(State::Healthy), QStringLiteral("Stop")).isEmpty());
         ServiceStatus idle = statusIn(State::Healthy);
         idle.activity.followed = true;
-        idle.activity.summary = QStringLiteral("idle");
-        QVERIFY(!trayMenuModel(idle, t0()).statusLine.contains(QStringLiteral("idle")));
-        QVERIFY(trayMenuModel(idle, t0()).activityLine.isEmpty());
+        QVERIFY(trayMenuModel(idle, t0()).thirdLine.isEmpty());
+        // Not serving: what it was doing is no longer said.
+        busy.state = State::Restarting;
+        QVERIFY(trayMenuModel(busy, t0()).thirdLine.isEmpty());
     }
 
     void workingIsDistinctFromIdleInTheSameGreen() {
@@ -360,9 +525,12 @@ private slots:
 
     void anInterruptionStaysInTheTooltip() {
         ServiceStatus st = statusIn(State::Healthy);
-        st.lastInterrupted.summary =
-            QStringLiteral("interrupted: tool bash (session ses_1); 1 busy session");
-        QVERIFY(trayMenuModel(st, t0()).tooltip.contains(st.lastInterrupted.summary));
+        st.lastInterrupted.tools = {{QStringLiteral("ses_1"), QStringLiteral("bash"), 3000}};
+        st.lastInterrupted.sessions = {QStringLiteral("ses_1")};
+        st.lastInterrupted.at = QDateTime(QDate(2026, 1, 1), QTime(11, 58));
+        const QString tip = trayMenuModel(st, t0()).tooltip;
+        QVERIFY2(tip.contains(QStringLiteral("bash was cut short at")), qPrintable(tip));
+        QVERIFY(!tip.contains(QStringLiteral("ses_1")));
     }
 
     static McpChildStatus mcpRow(const QString &name, const QString &status, qint64 pid) {
@@ -386,31 +554,35 @@ private slots:
         QVERIFY(trayMenuModel(st, t0()) != trayMenuModel(statusIn(State::Healthy), t0()));
     }
 
+    // Issue 27 (9): one level deep: a row per server with its one action beside it, no
+    // third-level submenu; a flagged server says why in plain words.
     void aFlaggedMcpServerIsMarkedAndOffersARestart() {
         ServiceStatus st = statusIn(State::Healthy);
         st.mcp = {mcpRow(QStringLiteral("leaky"), QStringLiteral("connected"), 12),
                   mcpRow(QStringLiteral("calm"), QStringLiteral("connected"), 13)};
-        st.mcp[0].flagged = true;
+        st.mcp[0].flagged = st.mcp[0].memoryOver = true;
+        st.mcp[0].rssKiB = 1500 * 1024;
+        st.mcp[0].memoryLimitKiB = 1024 * 1024;
         st.mcp[0].flagReason = QStringLiteral("memory 1500 MiB is over 1024 MiB (+30 MiB/min)");
         const TrayMenuModel m = trayMenuModel(st, t0());
         QVERIFY(m.mcpRows[0].flagged);
-        QVERIFY(m.mcpRows[0].label.startsWith(QStringLiteral("⚠ ")));
-        QCOMPARE(m.mcpRows[0].flagReason, st.mcp[0].flagReason);
-        // One action, named for what it does to this server; shown in the menu itself.
-        QCOMPARE(m.mcpRows[0].actionLabel, QStringLiteral("Restart leaky"));
-        QCOMPARE(m.mcpRows[0].attentionLabel,
-                 QStringLiteral("⚠ Restart leaky (memory over its limit)"));
+        QCOMPARE(m.mcpRows[0].label, QStringLiteral("⚠ leaky — memory over its limit"));
+        QCOMPARE(m.mcpRows[0].flagText, QStringLiteral("uses 1.5 GiB, over its 1.0 GiB limit"));
+        QCOMPARE(m.mcpRows[0].actionLabel, QStringLiteral("Restart"));
         QCOMPARE(m.mcpRows[1].actionLabel, QStringLiteral("Reconnect"));
-        QVERIFY(m.mcpRows[1].attentionLabel.isEmpty());
         QVERIFY(!m.mcpRows[1].flagged);
         QCOMPARE(m.mcpFlaggedCount, 1);
-        QVERIFY(m.mcpMenuTitle.contains(QStringLiteral("1 need attention")));
-        QVERIFY(m.tooltip.contains(QStringLiteral("too much memory or CPU")));
-        st.mcp[0].flagged = false;
-        QCOMPARE(trayMenuModel(st, t0()).mcpMenuTitle, QStringLiteral("MCP servers"));
+        QVERIFY2(m.mcpMenuTitle.contains(QStringLiteral("1 needs attention")),
+                 qPrintable(m.mcpMenuTitle));
+        QVERIFY2(m.tooltip.contains(QStringLiteral("1 MCP server over a limit")),
+                 qPrintable(m.tooltip));
+        st.mcp[0].flagged = st.mcp[0].memoryOver = false;
+        QCOMPARE(trayMenuModel(st, t0()).mcpMenuTitle, QStringLiteral("&MCP servers (2)"));
     }
 
-    void mcpRowsAndOrphanEntry() {
+    // Issue 27 (6): while the service does not answer, its MCP servers are not "connected"
+    // with Reconnect offered; while it is replaced, they wait with it.
+    void mcpRowsAreTrueToTheService() {
         ServiceStatus st = statusIn(State::Healthy);
         st.mcp = {mcpRow(QStringLiteral("filesystem"), QStringLiteral("connected"), 11),
                   mcpRow(QStringLiteral("github"), QStringLiteral("needs_auth"), 0)};
@@ -418,23 +590,30 @@ private slots:
                        {QStringLiteral("/usr/bin/node"), QStringLiteral("server.js")},
                        QStringLiteral("ledger"),
                        5000,
-                       900},
+                       900,
+                       {}},
                       {102, {QStringLiteral("npx")}, QStringLiteral("possible"), 8000, 1200},
                       {103, {QStringLiteral("uvx")}, QStringLiteral("job"), 1000, 500}};
         TrayMenuModel m = trayMenuModel(st, t0());
         QCOMPARE(m.mcpRows.size(), 2);
         QCOMPARE(m.mcpRows[0].label, QStringLiteral("filesystem — connected"));
-        QCOMPARE(m.mcpRows[1].label, QStringLiteral("github — needs auth"));
-        QVERIFY(m.mcpRows[0].reconnectEnabled);
-        QVERIFY(m.mcpEmptyText.isEmpty());
+        QCOMPARE(m.mcpRows[1].label, QStringLiteral("github — needs sign-in"));
+        QVERIFY(m.mcpRows[0].actionEnabled);
         QCOMPARE(m.orphanCount, 3);
-        QCOMPARE(m.orphanLabel, QStringLiteral("Clean up 3 orphaned processes..."));
+        QCOMPARE(m.orphanLabel, QStringLiteral("&Clean up 3 orphaned processes…"));
         st.orphans.removeLast();
         st.orphans.removeLast();
         QCOMPARE(trayMenuModel(st, t0()).orphanLabel,
-                 QStringLiteral("Clean up 1 orphaned process..."));
-        st.state = State::Recovering; // the service cannot take a reconnect now
-        QVERIFY(!trayMenuModel(st, t0()).mcpRows[0].reconnectEnabled);
+                 QStringLiteral("&Clean up 1 orphaned process…"));
+        st.state = State::NotResponding; // frozen: neither "connected" nor a reconnect
+        m = trayMenuModel(st, t0());
+        QCOMPARE(m.mcpRows[0].label, QStringLiteral("filesystem — no answer from the service"));
+        QVERIFY(!m.mcpRows[0].actionEnabled);
+        st.state = State::Recovering; // being replaced
+        QVERIFY(!trayMenuModel(st, t0()).mcpRows[0].actionEnabled);
+        st.state = State::Restarting;
+        QCOMPARE(trayMenuModel(st, t0()).mcpRows[0].label,
+                 QStringLiteral("filesystem — waiting for the service"));
     }
 
     void versionMismatchOffersRestartToUpdate() {
@@ -442,8 +621,69 @@ private slots:
         st.versionMismatch = true;
         st.installedVersion = QStringLiteral("1.19.0");
         const TrayMenuModel m = trayMenuModel(st, t0());
-        QCOMPARE(m.restartLabel, QStringLiteral("Restart to update to 1.19.0"));
+        QCOMPARE(m.restartLabel, QStringLiteral("&Restart to update to 1.19.0"));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.19.0")));
+    }
+
+    // Issue 27 (3): a refused command line offers the setting to edit, once, with Try again;
+    // a held port offers the free port. Nothing else that would do the same thing.
+    void aFailureOffersWhatMendsIt() {
+        ServiceStatus st = statusIn(State::Failed);
+        st.failure.fix = policy::FixFirst::Arguments;
+        st.failure.errorLine = QStringLiteral("Unknown option 'bogus'.");
+        st.failure.exit = policy::ExitFacts{2, false, 40};
+        st.failure.logPath = QStringLiteral("/tmp/service.log");
+        TrayMenuModel m = trayMenuModel(st, t0());
+        QCOMPARE(m.fixLabel, QStringLiteral("Edit a&rguments…"));
+        QCOMPARE(m.fixKey, QStringLiteral("service/arguments"));
+        QVERIFY(m.showTryAgain && m.showShowLog);
+        QVERIFY(!m.showStart && !m.showRestart);
+        QCOMPARE(
+            m.thirdLine,
+            QStringLiteral("The demo service refused its arguments: “Unknown option 'bogus'.”"));
+        st.failure.fix = policy::FixFirst::Program;
+        QCOMPARE(trayMenuModel(st, t0()).fixKey, QStringLiteral("service/program"));
+        st.failure = FailureStatus{};
+        st.failure.portHeld = true;
+        st.failure.portBlock = policy::PortBlock::Held;
+        st.failure.portHolderNames = {QStringLiteral("python3")};
+        st.failure.freePort = 4097;
+        m = trayMenuModel(st, t0());
+        QCOMPARE(m.useFreePortLabel, QStringLiteral("Use a &free port (4097)"));
+        QVERIFY(m.fixLabel.isEmpty());
+    }
+
+    // Issue 27 (8): a notification says what happened and what to do, in words (no pid), and
+    // leads to the place that mends it: the free port, the failure, the orphans.
+    void notificationsSayWhatToDo() {
+        ServiceStatus st = statusIn(State::Failed);
+        st.failure.portHeld = true;
+        st.failure.portBlock = policy::PortBlock::Held;
+        st.failure.portHolderNames = {QStringLiteral("python3")};
+        st.failure.port = 4096;
+        st.failure.freePort = 4097;
+        Notification n = notificationFor(policy::NoticeKind::PortHeld, st);
+        QCOMPARE(n.title,
+                 QStringLiteral("The demo service cannot start: another program uses its port"));
+        QCOMPARE(n.text, QStringLiteral("Port 4096 is used by python3. Port 4097 is free: click to "
+                                        "choose it."));
+        QVERIFY(n.target == NoticeTarget::Failure);
+        ServiceStatus crashed = statusIn(State::Healthy);
+        crashed.lastExit = policy::ExitFacts{1, false, 60000};
+        n = notificationFor(policy::NoticeKind::Restarted, crashed, true, true);
+        QCOMPARE(n.title,
+                 QStringLiteral("The demo service stopped unexpectedly and was restarted"));
+        QCOMPARE(n.text, QStringLiteral("It ended with exit code 1: general error. Tool calls it "
+                                        "was running were cut short. It is running again."));
+        ServiceStatus orphans = statusIn(State::Healthy);
+        orphans.orphans = {{101, {QStringLiteral("node")}, QStringLiteral("ledger"), 5000, 900}};
+        n = notificationFor(policy::NoticeKind::OrphansFound, orphans);
+        QVERIFY(n.target == NoticeTarget::Orphans);
+        QVERIFY2(n.text.startsWith(QStringLiteral("1 MCP process from an earlier service")),
+                 qPrintable(n.text));
+        for (const Notification &any : {notificationFor(policy::NoticeKind::Crashed, crashed),
+                                        notificationFor(policy::NoticeKind::Stale, crashed)})
+            QVERIFY2(!any.text.contains(QStringLiteral("pid")), qPrintable(any.text));
     }
 
     void limiterAllowsOnePerKindPerMinute() {

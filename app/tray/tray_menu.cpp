@@ -1,0 +1,90 @@
+#include "tray/tray_menu.h"
+
+#include "service/words.h"
+#include "tray/menu_status.h"
+
+#include <QWidgetAction>
+
+namespace tether {
+
+TrayMenu::TrayMenu(QObject *parent)
+    : QObject(parent) {
+    menu_.setObjectName(QStringLiteral("trayMenu"));
+    // The status lines in normal text at a width that does not change with the state.
+    status_ = new MenuStatusWidget;
+    statusAction_ = new QWidgetAction(&menu_);
+    statusAction_->setDefaultWidget(status_);
+    menu_.addAction(statusAction_);
+    // What applies now (setModel shows each only when it does).
+    open_ = menu_.addAction(Words::tr("&Open in browser"), this, &TrayMenu::openRequested);
+    fix_ = menu_.addAction(QString(), this, [this] { emit fixRequested(fixKey_); });
+    useFreePort_ = menu_.addAction(QString(), this, &TrayMenu::useFreePortRequested);
+    tryAgain_ = menu_.addAction(Words::tr("&Try again"), this, &TrayMenu::tryAgainRequested);
+    showLog_ = menu_.addAction(Words::tr("Show &log"), this, &TrayMenu::showLogRequested);
+    start_ = menu_.addAction(Words::tr("&Start"), this, &TrayMenu::startRequested);
+    restart_ = menu_.addAction(QString(), this, &TrayMenu::restartRequested);
+    stop_ = menu_.addAction(Words::tr("S&top"), this, &TrayMenu::stopRequested);
+    menu_.addSeparator();
+    mcp_ = menu_.addMenu(QString());
+    mcp_->setToolTipsVisible(true);
+    orphans_ = menu_.addAction(QString(), this, &TrayMenu::cleanupRequested);
+    menu_.addSeparator();
+    // Always there.
+    menu_.addAction(Words::tr("Open status &window"), this, &TrayMenu::statusWindowRequested);
+    menu_.addAction(Words::tr("Setti&ngs…"), this, &TrayMenu::settingsRequested);
+    QMenu *help = menu_.addMenu(Words::tr("Trou&bleshoot"));
+    help->addAction(Words::tr("Open &logs folder"), this, &TrayMenu::logsFolderRequested);
+    help->addAction(Words::tr("&Copy diagnostics"), this, &TrayMenu::copyDiagnosticsRequested);
+    menu_.addAction(Words::tr("&About Tether"), this, &TrayMenu::aboutRequested);
+    menu_.addSeparator();
+    menu_.addAction(Words::tr("&Quit Tether"), this, &TrayMenu::quitRequested);
+    menu_.setToolTipsVisible(true);
+}
+
+TrayMenu::~TrayMenu() = default;
+
+void TrayMenu::setModel(const TrayMenuModel &m, const QColor &stateColour) {
+    status_->setModel(m, stateColour);
+    // The menu lays its items out again on an action's change: a status block that grew or
+    // shrank (a tool call began or ended) gets its new height, not the one it had when shown.
+    // Its text is what a screen reader says for the block.
+    statusAction_->setText(status_->statusText());
+    status_->setToolTip(m.tooltip);
+    open_->setVisible(m.showOpen);
+    fixKey_ = m.fixKey;
+    fix_->setText(m.fixLabel);
+    fix_->setVisible(!m.fixLabel.isEmpty());
+    useFreePort_->setText(m.useFreePortLabel);
+    useFreePort_->setVisible(!m.useFreePortLabel.isEmpty());
+    tryAgain_->setVisible(m.showTryAgain);
+    showLog_->setVisible(m.showShowLog);
+    start_->setVisible(m.showStart);
+    restart_->setText(m.restartLabel);
+    restart_->setVisible(m.showRestart);
+    stop_->setVisible(m.showStop);
+    orphans_->setText(m.orphanLabel);
+    orphans_->setVisible(m.orphanCount > 0);
+    setMcpRows(m);
+}
+
+void TrayMenu::setMcpRows(const TrayMenuModel &m) {
+    mcp_->setTitle(m.mcpMenuTitle);
+    mcp_->menuAction()->setVisible(!m.mcpRows.isEmpty());
+    if (m.mcpRows == mcpRows_) return;
+    mcpRows_ = m.mcpRows;
+    mcp_->clear();
+    for (const McpMenuRow &row : m.mcpRows) {
+        // One row, one action: the server and its state, the action's word beside it (in the
+        // shortcut column). A flagged server says why in its tooltip.
+        QAction *a = mcp_->addAction(row.label + QLatin1Char('\t') + row.actionLabel);
+        a->setEnabled(row.actionEnabled);
+        a->setToolTip(row.flagText.isEmpty()
+                          ? Words::tr("%1 %2", "an action, then the MCP server it acts on")
+                                .arg(row.actionLabel, row.name)
+                          : row.flagText);
+        const QString name = row.name;
+        connect(a, &QAction::triggered, this, [this, name] { emit mcpActionRequested(name); });
+    }
+}
+
+} // namespace tether
