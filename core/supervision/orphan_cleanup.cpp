@@ -32,7 +32,9 @@ ScanResult scanOrphans(LedgerStore &ledger, const McpCommands &mcpCommands,
     r.snapshot = table.snapshot();
     r.snapshotMs = table.clockMs() - t0;
     r.self = selfFrom(r.snapshot, table);
-    ledger.dropExited(r.snapshot);
+    // An empty snapshot is a process table that could not be read, not one where every MCP
+    // process has exited: the ledger keeps its entries for the next scan.
+    if (!r.snapshot.empty()) ledger.dropExited(r.snapshot);
     r.ledgerProblem = ledger.problem();
 
     policy::OrphanInput in;
@@ -99,8 +101,14 @@ CrashSweep sweepAfterCrash(policy::OrphanMode mode, LedgerStore &ledger,
     out.ran = true;
     out.cleaned = mode == policy::OrphanMode::Clean;
     // Possible orphans (matched by command only) are never swept here: a person confirms them.
-    out.result = cleanupOrphans(ledger, mcpCommands, services, policy::SweepOptions{}, !out.cleaned,
-                                config, table);
+    // A process table that cannot be read (an empty snapshot) is tried again a few times: the
+    // orphans of this death are found now or only by the next launch's scan.
+    for (int attempt = 0;; ++attempt) {
+        out.result = cleanupOrphans(ledger, mcpCommands, services, policy::SweepOptions{},
+                                    !out.cleaned, config, table);
+        if (!out.result.scan.snapshot.empty() || attempt + 1 >= kCrashSweepAttempts) break;
+        table.pause(kCrashSweepRetryMs);
+    }
     return out;
 }
 

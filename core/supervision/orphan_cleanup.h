@@ -72,6 +72,8 @@ ListedCleanup cleanupListed(LedgerStore &ledger, const McpCommands &mcpCommands,
 
 // After a service died, as [orphans] whileRunning says: clean sweeps the ledger's orphans at
 // once (possible ones are only listed), ask only lists them for a person, ignore does nothing.
+constexpr int kCrashSweepAttempts = 5;
+constexpr Ms kCrashSweepRetryMs = 300;
 struct CrashSweep {
     bool ran = false;     // false: ignore
     bool cleaned = false; // the orphans were swept (clean), else only found (ask)

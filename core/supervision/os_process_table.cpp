@@ -71,6 +71,10 @@ std::uint64_t OsProcessTable::startTimeNow() {
     return os::startTimeNow();
 }
 
+void OsProcessTable::pause(Ms ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(clampedMs(ms)));
+}
+
 Ms OsProcessTable::clockMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::steady_clock::now().time_since_epoch())

@@ -24,6 +24,7 @@ public:
     bool waitGone(const os::Identity &id, Ms timeoutMs) override;
     // Polls groupMembers, backing off from 1 ms to 10 ms between looks.
     bool waitGroupEmpty(os::Pid pgid, Ms timeoutMs) override;
+    void pause(Ms ms) override;
     Ms clockMs() override;
     std::uint64_t startTimeNow() override;
     os::Pid selfPid() override;

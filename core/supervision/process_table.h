@@ -33,6 +33,8 @@ public:
     virtual bool waitGone(const os::Identity &id, Ms timeoutMs) = 0;
     // Block until the group has no live member or the timeout passes.
     virtual bool waitGroupEmpty(os::Pid pgid, Ms timeoutMs) = 0;
+    // Block for a while on the clock below (a look-up that failed, tried again shortly).
+    virtual void pause(Ms ms) = 0;
     // The monotonic clock the waits above run on, in ms (the simulated one in the model).
     virtual Ms clockMs() = 0;
     // The start-time token a process starting now would get (os::startTimeNow).

@@ -8,6 +8,21 @@ namespace tether::supervision {
 
 namespace {
 
+// The group's live members. None listed while the group is not empty is a process table that
+// could not be read (a transient failure): read again shortly rather than taken for empty,
+// which would leave a member that ignores TERM running.
+std::vector<os::ProcessInfo> groupMembersOf(ProcessTable &table, os::Pid pgid) {
+    constexpr int kAttempts = 5;
+    constexpr Ms kRetryMs = 200;
+    std::vector<os::ProcessInfo> members = table.groupMembers(pgid);
+    for (int attempt = 1; members.empty() && attempt < kAttempts; ++attempt) {
+        if (table.waitGroupEmpty(pgid, 0)) break; // it is empty
+        table.pause(kRetryMs);
+        members = table.groupMembers(pgid);
+    }
+    return members;
+}
+
 using os::TerminateOutcome;
 
 // The service's identity right now: true when the same live process is there.
@@ -89,7 +104,7 @@ StopPlanReport beginStopPlan(const policy::StopPlan &plan, ProcessTable &table, 
     }
     if (!plan.group || plan.pgid <= 1) return r;
     // What is left of its group: decided on the members seen right now, then sent at once.
-    const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
+    const std::vector<os::ProcessInfo> members = groupMembersOf(table, plan.pgid);
     if (members.empty()) return r; // nothing left: nothing to send, nothing to report
     const policy::GroupVerdict v =
         policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup(),
@@ -127,7 +142,7 @@ void finishStopPlan(const policy::StopPlan &plan, ProcessTable &table, StopPlanR
         table.waitGone(id, killWaitMs);
     if (!groupLeft) return;
     // Verified again: the group may have emptied and its id gone to a new leader meanwhile.
-    const std::vector<os::ProcessInfo> members = table.groupMembers(plan.pgid);
+    const std::vector<os::ProcessInfo> members = groupMembersOf(table, plan.pgid);
     const policy::GroupVerdict v =
         policy::mayKillGroup(plan.pgid, plan.service, members, table.selfPid(), table.selfGroup(),
                              plan.membersStartedBy);

@@ -37,18 +37,22 @@ void StopSequence::signalAndSweep(const policy::StopPlan &plan) {
         if (!report->groupKilled.empty())
             ports_.log("  group " + std::to_string(plan.pgid) +
                        " killed: " + pidList(report->groupKilled));
+        if (report->groupKilled.empty() && !report->groupSkipped.empty())
+            ports_.log("  group " + std::to_string(plan.pgid) +
+                       " not killed: " + report->groupSkipped);
         if (!report->straysKilled.empty())
             ports_.log("  outside its group, killed: " + pidList(report->straysKilled));
         busy_ = false;
         ports_.done(policy::StopPlanDone{report->refused(), report->detail});
     };
+    const Ms killWait = ports_.killWaitMs;
     ports_.worker->run(
-        [plan, table, report, job, endJob] {
-            *report = beginStopPlan(plan, *table);
+        [plan, table, report, job, endJob, killWait] {
+            *report = beginStopPlan(plan, *table, killWait);
             // Windows: what is left in its job (POSIX: the group step), gone before a relaunch.
             if (!report->refused() && endJob) *job = endJob();
         },
-        [this, plan, table, report, job, done] {
+        [this, plan, table, report, job, done, killWait] {
             const StopPlanReport &r = *report;
             if (plan.terminate)
                 ports_.log("pid " + std::to_string(plan.service.pid) + ": " +
@@ -71,7 +75,8 @@ void StopSequence::signalAndSweep(const policy::StopPlan &plan) {
                            (job->emptied ? ""
                                          : " (still not empty after " +
                                                std::to_string(plan.graceMs) + " ms)"));
-            ports_.worker->run([plan, table, report] { finishStopPlan(plan, *table, *report); },
+            ports_.worker->run([plan, table, report,
+                                killWait] { finishStopPlan(plan, *table, *report, killWait); },
                                done);
             if (plan.orphans && ports_.sweepOrphans && !r.refused())
                 ports_.sweepOrphans(plan.service, done);

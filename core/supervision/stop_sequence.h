@@ -41,6 +41,7 @@ struct StopSequencePorts {
     // The dead service's orphaned MCP processes (the ledger's), then done(); empty: none.
     std::function<void(const os::Identity &service, std::function<void()> done)> sweepOrphans;
     std::function<void(const std::string &line)> log;
+    Ms killWaitMs = 2000; // how long a KILLed process may take to be gone
     std::function<void(const policy::StopPlanDone &)> done; // the plan is over
 };
 

@@ -74,6 +74,7 @@ public:
         return false;
     }
     bool waitGroupEmpty(os::Pid, Ms) override { return true; }
+    void pause(Ms ms) override { clock += ms; }
     Ms clockMs() override { return clock; }
     std::uint64_t startTimeNow() override { return 1u << 30; }
     os::Pid selfPid() override { return 4; }

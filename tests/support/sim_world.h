@@ -14,6 +14,7 @@
 #include "policy/ledger_entry.h"
 #include "supervision/executor.h"
 #include "supervision/stop_plan.h"
+#include "supervision/stop_sequence.h"
 
 #include <cstdint>
 #include <functional>
@@ -241,6 +242,7 @@ public:
     std::vector<os::ProcessInfo> snapshot() override;
     std::vector<os::ProcessInfo> groupMembers(Pid pgid) override;
     Ms clockMs() override { return now_; }
+    void pause(Ms ms) override { runWorldUntil(now_ + std::max<Ms>(0, ms), nullptr, 0); }
     // A process started from now on gets a greater token (see spawn()).
     std::uint64_t startTimeNow() override { return startCounter_; }
     bool signal(const os::Identity &id, os::Signal sig, std::string *error) override;
@@ -289,7 +291,7 @@ private:
         KExit,
         KReap,
         KMcpSpawn,
-        KStopPhase, // the deferred half of a stop plan (group wait, KILL, StopPlanDone)
+        KCall, // the worker's `then` of the production stop sequence (a split runner)
         KErrorsOff,
         // to the executor
         KTimer,
@@ -316,8 +318,6 @@ private:
     void quit(bool keep);
     bool verifiedThisStep(Pid pid, std::uint64_t start) const;
     void checkSignal(const SignalRecord &r, const Proc &p);
-    void sweepOrphans(const policy::StopPlan &plan);
-    void finishPlan(std::uint64_t planNo);
     void onTrackedChange();
     void checkObligations();
     void applyDecoy(const Action &a);
@@ -360,11 +360,21 @@ private:
     // stop plans
     struct PlanRun {
         policy::RunStopPlan run;
-        supervision::StopPlanReport report;
+        policy::StopPlanDone done; // what the sequence reported, fed after runnerDoneDelay
         bool open = false;
     };
     PlanRun plan_;
     std::uint64_t planNo_ = 0;
+    // The stop's order of work is Tether's own (core/supervision/stop_sequence), over this world
+    // as its process table and a worker that runs on the simulated clock.
+    class SimWorker;
+    std::unique_ptr<SimWorker> worker_;
+    std::unique_ptr<supervision::StopSequence> stopSequence_;
+    std::vector<std::pair<std::int64_t, std::function<void()>>> calls_; // KCall's closures
+    std::int64_t nextCall_ = 0;
+    void newStopSequence();
+    bool unledgeredBesideALiveService(const Proc &p);
+    void sweepOrphans(const os::Identity &service, std::function<void()> done);
 
     // checker
     std::uint64_t steps_ = 0, stepNo_ = 0, order_ = 0;
