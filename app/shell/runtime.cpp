@@ -205,12 +205,52 @@ bool Runtime::changesService(const Settings &before, const Settings &after) {
            before.healthPath != after.healthPath || before.stateDir != after.stateDir;
 }
 
+// The longest a stop (TERM, grace, KILL, then the MCP orphans' grace) takes, with a margin.
+static int longestStopMs(const Settings &settings) {
+    return int(settings.timings.graceMs + settings.orphanGraceMs + 5000);
+}
+
 void Runtime::applySettings(const Settings &settings) {
+    if (shuttingDown_) {
+        writeLog(QStringLiteral("settings not applied: Tether is quitting"));
+        return;
+    }
+    if (applying_) { // a stop for earlier settings runs: these take their place when it ends
+        applying_->settings = settings;
+        return;
+    }
     const Settings before = settings_.settings;
     const bool wanted = supervisor_->status().state != policy::State::Stopped;
-    if (changesService(before, settings) && supervisor_->serviceIdentity()) {
-        stopAndWait(before);
+    if (!changesService(before, settings) || !supervisor_->serviceIdentity()) {
+        replaceSupervisor(settings, wanted);
+        return;
     }
+    // The service changes: stopped first, without an event loop of its own (a quit arriving
+    // inside one ended every loop, and a new Supervisor started during the quit). The rest
+    // follows when the stop is over, or at the longest a stop can take.
+    applying_ = std::make_unique<PendingApply>();
+    applying_->settings = settings;
+    applying_->wanted = wanted;
+    const auto over = [this] {
+        if (!applying_) return;
+        const Settings next = applying_->settings;
+        const bool wanted = applying_->wanted;
+        applying_.reset();
+        if (shuttingDown_) {
+            writeLog(QStringLiteral("settings not applied: Tether is quitting"));
+            return;
+        }
+        replaceSupervisor(next, wanted);
+    };
+    connect(supervisor_.get(), &Supervisor::stateChanged, &applying_->guard,
+            [over](policy::State, policy::State to) {
+                if (to == policy::State::Stopped || to == policy::State::Failed) over();
+            });
+    QTimer::singleShot(longestStopMs(before), &applying_->guard, over);
+    supervisor_->stop();
+}
+
+void Runtime::replaceSupervisor(const Settings &settings, bool wanted) {
     // Whatever still runs is left to the new Supervisor, which adopts it.
     supervisor_->leaveRunning();
     supervisor_->disconnect(this);
@@ -419,22 +459,6 @@ void Runtime::sessionEnding() {
                           ? QStringLiteral("stopping the service")
                           : QStringLiteral("the service keeps running")));
     beginQuit();
-}
-
-// The longest a stop (TERM, grace, KILL, then the MCP orphans' grace) takes, with a margin.
-static int longestStopMs(const Settings &settings) {
-    return int(settings.timings.graceMs + settings.orphanGraceMs + 5000);
-}
-
-void Runtime::stopAndWait(const Settings &settings) {
-    QEventLoop loop;
-    connect(supervisor_.get(), &Supervisor::stateChanged, &loop,
-            [&loop](policy::State, policy::State to) {
-                if (to == policy::State::Stopped || to == policy::State::Failed) loop.quit();
-            });
-    QTimer::singleShot(longestStopMs(settings), &loop, &QEventLoop::quit);
-    supervisor_->stop();
-    loop.exec();
 }
 
 void Runtime::shutdown() {

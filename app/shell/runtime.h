@@ -94,9 +94,15 @@ signals:
     void healthChanged();
 
 private:
-    // Stop the service and run the event loop until it is Stopped (MCP cleanup included), for
-    // at most the longest a stop can take with these settings.
-    void stopAndWait(const Settings &settings);
+    // The Supervisor made anew with these settings; it adopts what runs, starts when wanted.
+    void replaceSupervisor(const Settings &settings, bool wanted);
+    // Settings waiting for the service's stop to end (applySettings with another service).
+    struct PendingApply {
+        Settings settings;
+        bool wanted = false;
+        QObject guard; // its connections end with it
+    };
+    std::unique_ptr<PendingApply> applying_;
     // The service is stopped by this quit (policy/quit.h).
     bool stopsServiceOnQuit() const;
 
