@@ -8,7 +8,8 @@
 #
 # Environment: TETHER_WINDOWS_BUILD (default build/windows), TETHER_WIN_QT (see windows-qt.sh),
 # TETHER_JOBS (default nproc), TETHER_WINE_TIMEOUT seconds per suite (default 600),
-# TETHER_WINDOWS_TESTS a regex of suite names to run (default all).
+# TETHER_WINDOWS_TESTS a regex of suite names to run (default all), TETHER_WINDOWS_BUILD_ONLY=1
+# to stop after the build.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 source scripts/deps.sh
@@ -45,6 +46,8 @@ if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
     give_up "build failed ($dir.build.log)"
 fi
 phase "built in $((SECONDS - build_started)) s"
+# TETHER_WINDOWS_BUILD_ONLY=1: only the build (scripts/test.sh builds it beside another run).
+[ "${TETHER_WINDOWS_BUILD_ONLY:-0}" = 1 ] && exit 0
 
 # What the build registered, one line per test: name, program, working directory and the
 # test's ENVIRONMENT entries, tab-separated (ctest's JSON has them all, with full paths).
