@@ -242,10 +242,14 @@ void Runtime::applySettings(const Settings &settings) {
         }
         replaceSupervisor(next, wanted);
     };
-    connect(supervisor_.get(), &Supervisor::stateChanged, &applying_->guard,
-            [over](policy::State, policy::State to) {
-                if (to == policy::State::Stopped || to == policy::State::Failed) over();
-            });
+    // Queued: the Supervisor and McpMonitor that say "stopped" are replaced, so not from
+    // inside their own call.
+    connect(
+        supervisor_.get(), &Supervisor::stateChanged, &applying_->guard,
+        [over](policy::State, policy::State to) {
+            if (to == policy::State::Stopped || to == policy::State::Failed) over();
+        },
+        Qt::QueuedConnection);
     QTimer::singleShot(longestStopMs(before), &applying_->guard, over);
     supervisor_->stop();
 }

@@ -75,7 +75,7 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
         id = majorVersion(opencode.version) >= 2 ? Dialect::Opencode2 : Dialect::Opencode1;
     p.dialect = id;
     p.port = s.port;
-    const QString port = QString::number(s.port);
+    const QString port = QStringLiteral("{port}"); // filled in by argumentsFor
 
     if (id == Dialect::Opencode1 || id == Dialect::Opencode2) {
         p.program = s.program.isEmpty() ? opencode.program : s.program;
@@ -138,12 +138,13 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
         p.passwordEnv = QStringLiteral("OPENCODE_SERVER_PASSWORD");
     } else { // custom: the user's command; {port} is replaced by the port
         p.program = s.program;
-        for (QString a : s.arguments)
-            p.arguments << a.replace(QStringLiteral("{port}"), port);
+        p.arguments = s.arguments;
         p.healthPath = s.healthPath.isEmpty() ? QStringLiteral("/global/health") : s.healthPath;
         if (p.program.isEmpty())
             out.error = QStringLiteral("the custom profile needs [service] program");
     }
+    p.argumentTemplate = p.arguments;
+    p.arguments = p.argumentsFor(p.port);
     const bool adoptOnly =
         id == Dialect::Opencode2 && s.program.isEmpty() && opencode.program.isEmpty();
     if (out.error.isEmpty() && !adoptOnly && !p.program.isEmpty() &&
@@ -151,6 +152,13 @@ ProfileResolution resolveProfile(const Settings &s, const OpencodeInstall &openc
         out.error = QStringLiteral("the service program %1 does not exist or is not executable "
                                    "(setting [service] program)")
                         .arg(p.program);
+    return out;
+}
+
+QStringList Profile::argumentsFor(int port) const {
+    QStringList out;
+    for (QString a : argumentTemplate)
+        out << a.replace(QStringLiteral("{port}"), QString::number(port));
     return out;
 }
 

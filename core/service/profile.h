@@ -20,6 +20,9 @@ struct Profile {
     QString program;
     QStringList arguments; // the full argument list, port already filled in
     int port = 0;
+    // The same with "{port}" where the port goes: what a launch on another port is given.
+    QStringList argumentTemplate;
+    QStringList argumentsFor(int port) const;
     QString healthPath;                      // GET, answered with a JSON object
     QString mcpStatusPath;                   // GET, empty when the service has none
     QString configPath;                      // GET, MCP entries with their command arrays

@@ -90,9 +90,7 @@ void ServiceLauncher::launch(int port) {
     if (process_) forgetChild();
     auto *p = new QProcess(this);
     p->setProgram(config_.profile.program);
-    // The profile's arguments name its port; a Supervisor is made anew when the port changes.
-    (void)port;
-    p->setArguments(config_.profile.arguments);
+    p->setArguments(config_.profile.argumentsFor(port));
     const QString password = randomPassword();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (!config_.profile.passwordEnv.isEmpty())

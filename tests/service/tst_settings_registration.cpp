@@ -218,6 +218,19 @@ private slots:
                  (QStringList{QStringLiteral("serve"), QStringLiteral("--hostname"),
                               QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
                               QStringLiteral("4096")}));
+        // A launch is given the port it is asked to use (the launcher ignored it before).
+        QCOMPARE(v1.profile.argumentsFor(5151).mid(3),
+                 (QStringList{QStringLiteral("--port"), QStringLiteral("5151")}));
+        QVERIFY(demo.profile.argumentsFor(5151).contains(QStringLiteral("5151")));
+        Settings custom;
+        custom.profile = policy::Dialect::Custom;
+        custom.program = QStringLiteral("/bin/true");
+        custom.port = 7000;
+        custom.arguments = QStringList{QStringLiteral("--listen=127.0.0.1:{port}")};
+        const ProfileResolution c = resolveProfile(custom, {}, {});
+        QCOMPARE(c.profile.arguments, QStringList{QStringLiteral("--listen=127.0.0.1:7000")});
+        QCOMPARE(c.profile.argumentsFor(7001),
+                 QStringList{QStringLiteral("--listen=127.0.0.1:7001")});
         QCOMPARE(v1.profile.passwordEnv, QStringLiteral("OPENCODE_SERVER_PASSWORD"));
         QCOMPARE(v1.profile.healthPath, QStringLiteral("/global/health"));
 
