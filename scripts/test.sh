@@ -164,6 +164,26 @@ else
 fi
 # --- end of the reliability block
 
+# --- footprint check (issue 28): the normal build's tether, tray (a private trayer on the test
+# display) and --headless, idle 90 s beside the bare floors in the same run; fails when a
+# ratio passes its guard (tests/bench/bench_footprint.cpp). CPU and wake-ups are counted by the
+# kernel per thread over one window, so a loaded machine moves both sides of each ratio.
+phase "footprint check: tether beside the bare floors, 90 s idle"
+DISPLAY=$TETHER_TEST_DISPLAY trayer --edge top --align right --widthtype pixel --width 128 --height 32 \
+    --SetDockType true >/dev/null 2>&1 &
+fp_trayer=$!
+sleep 2
+if DISPLAY=$TETHER_TEST_DISPLAY BENCH_CHECK=1 BENCH_IDLE_S=90 TETHER_BIN=$PWD/build/test/app/tether \
+   BENCH_TRAY_FLOOR=$PWD/build/test/tests/bench/bench_tray_floor \
+   timeout -k 10 300 build/test/tests/bench/bench_footprint demo 2>&1 | tee build/footprint.log &&
+   grep -q '^footprint check: PASSED' build/footprint.log; then
+    record "footprint check" 1 0
+else
+    record "footprint check" 0 1
+fi
+kill $fp_trayer 2>/dev/null
+# --- end of the footprint block
+
 # --- DEB install test (issue 6): build the .deb, install it with apt on this machine, run the
 # installed tether against the demo service, purge it and check no file is left. One test.
 phase "deb install: package, apt install, run, purge"

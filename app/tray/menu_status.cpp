@@ -11,9 +11,6 @@ namespace tether {
 MenuStatusWidget::MenuStatusWidget(QWidget *parent)
     : QWidget(parent) {
     auto *layout = new QVBoxLayout(this);
-    // Lined up with the text of the menu's items below it.
-    const int indent = fontMetrics().averageCharWidth() * 3;
-    layout->setContentsMargins(indent, 4, 8, 4);
     layout->setSpacing(1);
     for (QLabel **l : {&status_, &detail_, &activity_}) {
         *l = new QLabel;
@@ -22,6 +19,22 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
         layout->addWidget(*l);
     }
     status_->setTextFormat(Qt::RichText);
+}
+
+// Measured when the menu first asks its size, not when the tray starts: the font's metrics and
+// the rich text's layout load the font engine (FreeType, HarfBuzz, the font file, about 2 MiB
+// resident) in a tray whose menu may never open.
+void MenuStatusWidget::ensureLaidOut() {
+    if (laidOut_) return;
+    laidOut_ = true;
+    fitToFont();
+    showModel();
+}
+
+void MenuStatusWidget::fitToFont() {
+    // Lined up with the text of the menu's items below it.
+    const int indent = fontMetrics().averageCharWidth() * 3;
+    layout()->setContentsMargins(indent, 4, 8, 4);
     // One width in every state, wide enough for the facts line on one line in this language
     // (German's "läuft seit 10 s" left its "s" alone on a second line): the line as it is at
     // its longest, with a demo's version.
@@ -36,16 +49,26 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
 
 void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColour) {
     stateLine_ = m.statusLine;
+    detailLine_ = m.detailLine;
+    thirdLine_ = m.thirdLine;
+    stateColour_ = stateColour;
+    // The rich text lays itself out (and loads the font engine) as it is set: only once the
+    // menu is laid out, then on every change.
+    if (laidOut_) showModel();
+}
+
+void MenuStatusWidget::showModel() {
     status_->setText(QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>")
-                         .arg(stateColour.name(), m.statusLine.toHtmlEscaped()));
-    detail_->setText(m.detailLine);
-    detail_->setVisible(!m.detailLine.isEmpty());
+                         .arg(stateColour_.name(), stateLine_.toHtmlEscaped()));
+    detail_->setText(detailLine_);
+    detail_->setVisible(!detailLine_.isEmpty());
     // What it does (working), or why it failed: plain text, as readable as the status line.
-    activity_->setText(m.thirdLine);
-    activity_->setVisible(!m.thirdLine.isEmpty());
+    activity_->setText(thirdLine_);
+    activity_->setVisible(!thirdLine_.isEmpty());
 }
 
 QSize MenuStatusWidget::sizeHint() const {
+    const_cast<MenuStatusWidget *>(this)->ensureLaidOut(); // the width follows the font
     const int w = minimumWidth();
     return {w, layout()->hasHeightForWidth() ? layout()->heightForWidth(w)
                                              : QWidget::sizeHint().height()};
@@ -53,8 +76,8 @@ QSize MenuStatusWidget::sizeHint() const {
 
 QString MenuStatusWidget::statusText() const {
     QStringList lines{stateLine_};
-    for (QLabel *l : {detail_, activity_})
-        if (!l->isHidden()) lines << l->text();
+    for (const QString &l : {detailLine_, thirdLine_})
+        if (!l.isEmpty()) lines << l;
     return lines.join(QLatin1Char('\n'));
 }
 

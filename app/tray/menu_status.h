@@ -7,6 +7,7 @@
 
 #include "tray/tray_menu_model.h"
 
+#include <QColor>
 #include <QWidget>
 
 class QLabel;
@@ -26,7 +27,12 @@ public:
     QLabel *detailLabel() const { return detail_; } // version · port · uptime
 
 private:
-    QString stateLine_;
+    void ensureLaidOut();
+    void fitToFont();
+    void showModel();
+    QString stateLine_, detailLine_, thirdLine_;
+    QColor stateColour_;
+    bool laidOut_ = false;
     QLabel *status_ = nullptr;
     QLabel *detail_ = nullptr;
     QLabel *activity_ = nullptr;

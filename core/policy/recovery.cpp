@@ -15,18 +15,18 @@ Ms startupProbeDelay(int attempt) {
 }
 
 RecoveryWindow windowOpenedAt(Ms now) {
-    return RecoveryWindow{now, false, now};
+    return RecoveryWindow{now, false, now, std::nullopt};
 }
 
-RecoveryWindow onProbeAnswered(RecoveryWindow, Ms now) {
-    return RecoveryWindow{now, false, now};
+RecoveryWindow onProbeAnswered(RecoveryWindow w, Ms now) {
+    return RecoveryWindow{now, false, now, w.lifeSign};
 }
 
 RecoveryWindow onLifeSign(RecoveryWindow w, Ms now, const Timings &t) {
     // Past one window after the last answer a life sign earns nothing: the window runs from
     // the last sign that came within it.
     if (now > w.answered + t.windowMs || now <= w.anchor) return w;
-    return RecoveryWindow{now, false, w.answered};
+    return RecoveryWindow{now, false, w.answered, now};
 }
 
 RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt) {
@@ -35,13 +35,33 @@ RecoveryWindow onProbeMissed(RecoveryWindow w, Ms probeSentAt) {
 }
 
 RecoveryWindow onTimeGap(RecoveryWindow, Ms now) {
-    return RecoveryWindow{now, false, now};
+    return RecoveryWindow{now, false, now, std::nullopt}; // signs from before it prove nothing now
 }
 
 WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t) {
     const Ms elapsed = std::max<Ms>(0, now - w.anchor);
     if (elapsed >= t.windowMs && w.freshMiss) return WindowDecision{true, 0};
     return WindowDecision{false, std::max<Ms>(0, t.windowMs - elapsed)};
+}
+
+Ms streamQuietMs(const Timings &t) {
+    // Half a window, less a probe's timeout: opencode 1.x's heartbeat (10 s) fits the default
+    // 13 s; 2.x's (15 s) does not, and its probes come every heartbeat instead.
+    return std::max(t.probeIntervalMs, t.windowMs / 2 - t.probeTimeoutMs);
+}
+
+Ms relaxedProbeIntervalMs(const Timings &t) {
+    // Five intervals (25 s by default), within the window less a timeout: an answer at least
+    // that often keeps the version, the MCP view and the life signs' credit fresh.
+    return std::max(t.probeIntervalMs,
+                    std::min(5 * t.probeIntervalMs, t.windowMs - t.probeTimeoutMs));
+}
+
+Ms nextProbeAt(const RecoveryWindow &w, Ms sentAt, const Timings &t) {
+    const Ms base = sentAt + t.probeIntervalMs;
+    if (!w.lifeSign) return base;
+    return std::max(base,
+                    std::min(*w.lifeSign + streamQuietMs(t), sentAt + relaxedProbeIntervalMs(t)));
 }
 
 bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t) {

@@ -33,8 +33,9 @@ Ms startupProbeDelay(int attempt);
 // missed is evidence; the age of the last answer alone never is.
 struct RecoveryWindow {
     Ms anchor = 0;
-    bool freshMiss = false; // a probe sent at/after the anchor went unanswered
-    Ms answered = 0;        // the last answer, open or gap: where life signs' credit starts
+    bool freshMiss = false;     // a probe sent at/after the anchor went unanswered
+    Ms answered = 0;            // the last answer, open or gap: where life signs' credit starts
+    std::optional<Ms> lifeSign; // the last credited life sign since the window opened or a gap
 };
 
 RecoveryWindow windowOpenedAt(Ms now); // a service just started or was adopted
@@ -53,6 +54,20 @@ struct WindowDecision {
     Ms remainingMs = 0;   // when not recovering: how long the window still runs (>= 0)
 };
 WindowDecision decideWindow(const RecoveryWindow &w, Ms now, const Timings &t);
+
+// ---- The probe cadence ------------------------------------------------------------------------
+// When the next health probe is due after an answered one sent at `sentAt`. With no life sign on
+// the event stream: probeIntervalMs after it, as always. While the stream shows life, probing
+// relaxes (idle, most of Tether's cost is its probes): the probe waits until the stream has been
+// quiet for streamQuietMs, and never longer than relaxedProbeIntervalMs after the last one.
+// The recovery window's promise holds: every probe is due at most max(interval, quiet) after the
+// last sign of life (answer or event), so a frozen service's first miss comes within
+// quiet + timeout <= windowMs of its last sign, and it is replaced when the window since that
+// sign is spent, as with probes every interval. A probe that misses ends the relaxation (only
+// an answer schedules a relaxed probe).
+Ms streamQuietMs(const Timings &t);
+Ms relaxedProbeIntervalMs(const Timings &t);
+Ms nextProbeAt(const RecoveryWindow &w, Ms sentAt, const Timings &t);
 
 // A timer that fired far later than it was due means Tether did not experience that time
 // (system sleep, SIGSTOP, starvation): such a gap must never count against the service.

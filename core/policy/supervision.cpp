@@ -858,8 +858,8 @@ void Machine::on(const ProbeAnswered &a) {
     }
     // A busy spell is not a failure: the stable clock runs on (it started at the first answer).
     if (s_.stableSince) s_.budget = onHealthy(s_.budget, *s_.stableSince, now_, timings());
-    const Ms next = timings().probeIntervalMs - (now_ - sentAt);
-    scheduleProbe(next);
+    // Relaxed while the event stream shows life (recovery.h nextProbeAt).
+    scheduleProbe(nextProbeAt(s_.window, sentAt, timings()) - now_);
     checkVersion(a.version);
 }
 
@@ -964,6 +964,11 @@ void Machine::probeFailed(const std::string &why) {
 void Machine::on(const StreamAlive &) {
     if (s_.phase != Phase::Running || !s_.svc) return;
     s_.window = onLifeSign(s_.window, now_, timings());
+    // Alive and answering: the next probe may wait for the stream to go quiet (nextProbeAt).
+    const auto &due = s_.due[int(Timer::Probe)];
+    if (!s_.responding || s_.probeSeq != 0 || !due) return;
+    const Ms next = nextProbeAt(s_.window, s_.probeSentAt, timings());
+    if (next > *due) startTimer(Timer::Probe, next - now_);
 }
 
 void Machine::on(const ActivityChanged &a) {

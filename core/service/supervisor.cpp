@@ -133,6 +133,7 @@ public:
         emit sup->stateChanged(from, to, q(reason));
     }
     void changed() override {
+        if (sup->quietStep_) return;
         const QString error = registrations.takeError();
         if (!error.isEmpty()) emit sup->logLine(error);
         sup->refreshStatus();
@@ -177,8 +178,13 @@ Supervisor::Supervisor(Config config, QObject *parent)
         emit statusChanged();
     });
     // The stream's events are evidence of life, as answered probes are (policy::StreamAlive).
-    connect(activity_.get(), &ActivityMonitor::alive, this,
-            [this](qint64) { feed(policy::StreamAlive{}); });
+    // While it answers, a heartbeat changes nothing a person or a verb sees (only the probe's
+    // time): no status rebuild for it. Not responding, it moves the countdown.
+    connect(activity_.get(), &ActivityMonitor::alive, this, [this](qint64) {
+        quietStep_ = exec_->state().responding && exec_->state().phase == policy::Phase::Running;
+        feed(policy::StreamAlive{});
+        quietStep_ = false;
+    });
     connect(activity_.get(), &ActivityMonitor::connectedChanged, this, [this](bool up) {
         refreshActivityStatus();
         emit logLine(up ? QStringLiteral("following the service's event stream")

@@ -38,7 +38,6 @@ struct ProbeSample {
     policy::State state = policy::State::Stopped;
 };
 
-
 class Supervisor : public QObject {
     Q_OBJECT
 public:
@@ -142,6 +141,7 @@ private:
     QTimer activityTick_; // while a tool runs: its "for N s" grows on every surface
     std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)
     bool lastExitOurs_ = false;                 // ... because Tether's stop ended it
+    bool quietStep_ = false; // a step that changes nothing shown (a heartbeat while answering)
 };
 
 } // namespace tether

@@ -4,12 +4,18 @@
 //   launch -> tray icon shown   until the tray host's pixels change (the tray area grabbed from
 //                               the root window every ~5 ms, compared with the tray before launch)
 //   launch -> service healthy   via `tether status --json`
-//   idle 10 min                 RSS (mean of 1 s samples), CPU time (utime+stime) and wake-ups
+//   idle 10 min                 RSS (mean of 1 s samples), CPU time (the scheduler's run time of
+//                               every thread, /proc/PID/task/TID/schedstat, in ns: utime+stime
+//                               count 10 ms ticks, too coarse for a few ms a minute) and wake-ups
 //                               (voluntary context switches, summed over the threads'
 //                               /proc/PID/task/TID/status) of the tether process alone, tray and
-//                               --headless (each with a service of its own), and of the floor,
+//                               --headless (each with a service of its own), and of the floors,
 //                               measured side by side over the same minutes
-// Targets: memory <= 1.2x the floor; CPU <= 10 ms and wake-ups <= 15 per minute; icon < 300 ms.
+// Targets (issue 28), each a ratio to its floor in the same run: RSS <= 1.15x the bare tray; CPU
+// and wake-ups <= 1.5x the bare probing (the same 2 requests every 5 s, blocking sockets).
+// BENCH_CHECK=1 (scripts/test.sh's footprint check): exit 1 when a ratio passes its guard, the
+// target with a third more (CPU, wake-ups: 2.0x; noise on a loaded machine moves both sides of a
+// ratio over the same window, not a third), RSS at 1.40x (the target is not met yet: see README).
 // Usage: bench_footprint [demo|opencode]... (needs DISPLAY, TETHER_BIN, BENCH_TRAY_FLOOR;
 // opencode also TETHER_E2E_CACHE). BENCH_IDLE_S overrides the 600 s.
 #include "bench_util.h"
@@ -63,16 +69,20 @@ double voluntarySwitches(qint64 pid) {
     return n;
 }
 
+// The scheduler's run time of every thread, in ns (a thread that ended takes its time along).
+double runTimeMs(qint64 pid) {
+    double ns = 0;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile f(tasks.filePath(tid + QStringLiteral("/schedstat")));
+        if (f.open(QIODevice::ReadOnly)) ns += f.readAll().split(' ').first().toDouble();
+    }
+    return ns / 1e6;
+}
+
 Usage sample(qint64 pid) {
     Usage u;
-    QFile st(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (st.open(QIODevice::ReadOnly)) {
-        const QByteArray s = st.readAll();
-        const QList<QByteArray> f = s.mid(s.lastIndexOf(')') + 2).split(' ');
-        if (f.size() > 13)
-            u.cpuMs =
-                (f.at(11).toDouble() + f.at(12).toDouble()) * 1000.0 / double(sysconf(_SC_CLK_TCK));
-    }
+    u.cpuMs = runTimeMs(pid);
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
     if (status.open(QIODevice::ReadOnly))
         for (const QByteArray &l : status.readAll().split('\n'))
@@ -274,7 +284,8 @@ void quitAndReap(Instance &in) {
     }
 }
 
-void run(const QString &name, int idleS) {
+bool run(const QString &name, int idleS, bool check) {
+    bool ok = true;
     Instance tray, headless;
     prepare(tray, name);
     prepare(headless, name);
@@ -317,31 +328,41 @@ void run(const QString &name, int idleS) {
         }
         const double perMin = 60.0 / idleS;
         const double floorRss = rss[2];
-        const double floorCpu = (u1[2].cpuMs - u0[2].cpuMs) * perMin;
-        const double floorWake = (u1[2].wakeups - u0[2].wakeups) * perMin;
         bare.stop();
-        std::printf("%-9s idle %d s, floor of the probing: the same 2 requests every 5 s done bare "
-                    "(blocking sockets): wake-ups %.1f /min, CPU %.1f ms/min\n",
-                    qPrintable(name), idleS, bare.wakeups() * perMin, bare.cpuMs() * perMin);
+        const double bareWake = bare.wakeups() * perMin, bareCpu = bare.cpuMs() * perMin;
+        std::printf("%-9s idle %d s, floors: bare tray RSS %.1f MiB, CPU %.1f ms/min, wake-ups "
+                    "%.1f /min; bare probing (the same 2 requests every 5 s, blocking sockets) "
+                    "CPU %.1f ms/min, wake-ups %.1f /min\n",
+                    qPrintable(name), idleS, floorRss / 1024, (u1[2].cpuMs - u0[2].cpuMs) * perMin,
+                    (u1[2].wakeups - u0[2].wakeups) * perMin, bareCpu, bareWake);
+        // One line per figure: value, floor, ratio, target, and (BENCH_CHECK) the guard.
+        auto line = [&](const char *label, const char *what, double value, double floor,
+                        const char *unit, double target, double guard) {
+            const double ratio = floor > 0 ? value / floor : 0;
+            const bool met = ratio <= target;
+            const bool held = ratio <= guard;
+            if (check && !held) ok = false;
+            std::printf("%-9s idle %d s, %-8s %-8s %6.1f %s, floor %6.1f, ratio %.2fx (target <= "
+                        "%.2fx: %s%s)\n",
+                        qPrintable(name), idleS, label, what, value, unit, floor, ratio, target,
+                        met ? "met" : "MISSED",
+                        check ? (held ? QStringLiteral(", guard %1x held").arg(guard)
+                                      : QStringLiteral(", guard %1x FAILED").arg(guard))
+                                    .toUtf8()
+                                    .constData()
+                              : "");
+        };
         const char *labels[2] = {"tray", "headless"};
         for (int k = 0; k < 2; ++k) {
             const double cpu = (u1[k].cpuMs - u0[k].cpuMs) * perMin;
             const double wake = (u1[k].wakeups - u0[k].wakeups) * perMin;
-            std::printf("%-9s idle %d s, %-8s RSS %.1f MiB, floor %.1f MiB, ratio %.2fx (target "
-                        "<= 1.2x: %s)\n",
-                        qPrintable(name), idleS, labels[k], rss[k] / 1024, floorRss / 1024,
-                        rss[k] / floorRss, rss[k] / floorRss <= 1.2 ? "met" : "MISSED");
-            std::printf("%-9s idle %d s, %-8s CPU %.1f ms/min, floor %.1f ms/min (target <= 10 "
-                        "ms/min: %s)\n",
-                        qPrintable(name), idleS, labels[k], cpu, floorCpu,
-                        cpu <= 10 ? "met" : "MISSED");
-            std::printf("%-9s idle %d s, %-8s wake-ups %.1f /min, floor %.1f /min (target <= 15 "
-                        "/min: %s)\n",
-                        qPrintable(name), idleS, labels[k], wake, floorWake,
-                        wake <= 15 ? "met" : "MISSED");
+            line(labels[k], "RSS", rss[k] / 1024, floorRss / 1024, "MiB", 1.15, 1.40);
+            line(labels[k], "CPU", cpu, bareCpu, "ms/min", 1.5, 2.0);
+            line(labels[k], "wake-ups", wake, bareWake, "/min", 1.5, 2.0);
         }
         std::fflush(stdout);
     } else {
+        ok = false;
         std::printf("%-9s FAILED: never healthy: tray %s, headless %s\n", qPrintable(name),
                     QJsonDocument(status(tray.env)).toJson(QJsonDocument::Compact).constData(),
                     QJsonDocument(status(headless.env)).toJson(QJsonDocument::Compact).constData());
@@ -353,6 +374,7 @@ void run(const QString &name, int idleS) {
         floorProc.kill();
         floorProc.waitForFinished();
     }
+    return ok;
 }
 
 } // namespace
@@ -370,7 +392,10 @@ int main(int argc, char **argv) {
     const int idleS = qEnvironmentVariableIntValue("BENCH_IDLE_S") > 0
                           ? qEnvironmentVariableIntValue("BENCH_IDLE_S")
                           : 600;
+    const bool check = qEnvironmentVariableIntValue("BENCH_CHECK") == 1;
+    bool ok = true;
     for (const QString &name : which)
-        run(name, idleS);
-    return 0;
+        ok = run(name, idleS, check) && ok;
+    if (check) std::printf("footprint check: %s\n", ok ? "PASSED" : "FAILED");
+    return ok || !check ? 0 : 1;
 }

@@ -282,6 +282,7 @@ private slots:
                 if (!st.startedAt.isValid()) break;
                 st.startedAt = now0().addMSecs(-upMs);
                 menu.setModel(trayMenuModel(st, now0()), Qt::darkGreen);
+                menu.statusWidget()->sizeHint(); // laid out as the menu opens
                 QLabel *facts = menu.statusWidget()->detailLabel();
                 const int room = menu.statusWidget()->minimumWidth() -
                                  menu.statusWidget()->layout()->contentsMargins().left() -
