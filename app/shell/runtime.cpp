@@ -356,12 +356,13 @@ QByteArray Runtime::answer(const control::Request &request) {
     case Verb::Stop:
     case Verb::Restart:
     case Verb::Quit: {
-        // A running tool call is lost work: only an explicit --force interrupts it. A quit
-        // interrupts it only when it stops the service ([app] stopServiceOnQuit).
-        const bool stops = request.verb != Verb::Quit || settings_.settings.stopServiceOnQuit;
+        // The tray asks; a verb is refused unless --force says yes.
         const policy::Activity &a = supervisor_->activity();
-        if (stops && policy::runsToolCalls(a) &&
-            !request.args.value(QLatin1String("force")).toBool())
+        const policy::PersonAction action = request.verb == Verb::Stop ? policy::PersonAction::Stop
+                                            : request.verb == Verb::Restart
+                                                ? policy::PersonAction::Restart
+                                                : policy::PersonAction::Quit;
+        if (needsConsent(action) && !request.args.value(QLatin1String("force")).toBool())
             return control::refusedReply(
                 QStringLiteral("refused: the service is running %1; use --force to %2 anyway")
                     .arg(QString::fromStdString(
@@ -446,6 +447,10 @@ void Runtime::beginQuit() {
     // Stop, or leave running; either way what is under way finishes first (the Supervisor's
     // machine sees to it), and nothing new starts except a service the user wants left running.
     supervisor_->quit(stopsServiceOnQuit());
+}
+
+bool Runtime::needsConsent(policy::PersonAction action) const {
+    return policy::needsConsent(action, stopsServiceOnQuit(), supervisor_->activity());
 }
 
 bool Runtime::stopsServiceOnQuit() const {

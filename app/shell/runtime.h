@@ -67,6 +67,9 @@ public:
     // demo service it started (policy/quit.h).
     void setQuitBy(policy::QuitBy by) { quitBy_ = by; }
     bool isShuttingDown() const { return shuttingDown_; }
+    // A person's Stop, Restart or Quit must be confirmed first (policy::needsConsent): the
+    // tray asks, a verb without --force is refused.
+    bool needsConsent(policy::PersonAction action) const;
 
     // MCP servers through the service's own API (disconnect + connect gives a fresh process).
     void reconnectMcp(const QString &name);

@@ -111,10 +111,11 @@ void TrayApp::wireMenu() {
     connect(menu_, &TrayMenu::startRequested, this, [this] { runtime_->supervisor()->start(); });
     connect(menu_, &TrayMenu::tryAgainRequested, this, [this] { runtime_->supervisor()->start(); });
     connect(menu_, &TrayMenu::stopRequested, this, [this] {
-        if (consents(Words::tr("Stop"))) runtime_->supervisor()->stop();
+        if (consents(policy::PersonAction::Stop, Words::tr("Stop"))) runtime_->supervisor()->stop();
     });
     connect(menu_, &TrayMenu::restartRequested, this, [this] {
-        if (consents(Words::tr("Restart"))) runtime_->supervisor()->restart();
+        if (consents(policy::PersonAction::Restart, Words::tr("Restart")))
+            runtime_->supervisor()->restart();
     });
     connect(menu_, &TrayMenu::fixRequested, this,
             [this](const QString &key) { showSettings(key); });
@@ -131,15 +132,13 @@ void TrayApp::wireMenu() {
     connect(menu_, &TrayMenu::aboutRequested, this, &TrayApp::showAbout);
     connect(menu_, &TrayMenu::quitRequested, this, [this] {
         // Quit leaves the service running unless [app] stopServiceOnQuit: only a stop asks.
-        if (!runtime_->settings().settings.stopServiceOnQuit ||
-            consents(Words::tr("Quit and stop")))
-            QApplication::quit();
+        if (consents(policy::PersonAction::Quit, Words::tr("Quit and stop"))) QApplication::quit();
     });
 }
 
-bool TrayApp::consents(const QString &action) {
+bool TrayApp::consents(policy::PersonAction what, const QString &action) {
+    if (!runtime_->needsConsent(what)) return true;
     const QString question = consentQuestion(runtime_->supervisor()->status(), action);
-    if (question.isEmpty()) return true;
     if (!ui::confirmInterruption(nullptr, action, question)) return false;
     // They said yes: no notification tells them back what they just chose.
     noticeHistory_ = policy::onConfirmedInterruption(noticeHistory_, clock_.elapsed());
@@ -283,10 +282,12 @@ void TrayApp::showStatusWindow(NoticeTarget at, const QString &why) {
         connect(statusWindow_, &ui::StatusWindow::startRequested, this,
                 [this] { runtime_->supervisor()->start(); });
         connect(statusWindow_, &ui::StatusWindow::stopRequested, this, [this] {
-            if (consents(Words::tr("Stop"))) runtime_->supervisor()->stop();
+            if (consents(policy::PersonAction::Stop, Words::tr("Stop")))
+                runtime_->supervisor()->stop();
         });
         connect(statusWindow_, &ui::StatusWindow::restartRequested, this, [this] {
-            if (consents(Words::tr("Restart"))) runtime_->supervisor()->restart();
+            if (consents(policy::PersonAction::Restart, Words::tr("Restart")))
+                runtime_->supervisor()->restart();
         });
         connect(statusWindow_, &ui::StatusWindow::openRequested, this,
                 [this] { QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url)); });

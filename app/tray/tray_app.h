@@ -2,6 +2,7 @@
 // windows they open. Everything is read from the Runtime's model on each change.
 #pragma once
 
+#include "policy/activity.h"
 #include "policy/notice.h"
 #include "policy/state.h"
 #include "tray/notice_limiter.h"
@@ -54,7 +55,7 @@ protected:
 
 private:
     // Asks in the tray before `action` interrupts running tool calls; true when none runs.
-    bool consents(const QString &action);
+    bool consents(policy::PersonAction what, const QString &action);
     void wireMenu();
     void showLog();
     void useFreePort();

@@ -178,6 +178,11 @@ bool runsToolCalls(const Activity &a) {
     return !a.tools.empty();
 }
 
+bool needsConsent(PersonAction action, bool quitStopsService, const Activity &a) {
+    const bool stops = action != PersonAction::Quit || quitStopsService;
+    return stops && runsToolCalls(a);
+}
+
 Interruption interruptionOf(const Activity &a, Ms now) {
     return Interruption{a.sessions, a.tools, now};
 }

@@ -106,7 +106,12 @@ Activity applyActivitySnapshot(Activity a, const ActivitySnapshot &s, Ms now,
 Activity onServiceIdentity(Activity a, const std::string &identity);
 
 bool isBusy(const Activity &a);        // a session works or a tool call runs
-bool runsToolCalls(const Activity &a); // what a stop would interrupt: asks for consent
+bool runsToolCalls(const Activity &a); // what a stop would interrupt
+// A person's Stop, Restart or Quit: may it go ahead at once, or must the person say yes first
+// (the tray's question, the CLI's --force)? One rule for both: running tool calls are lost work,
+// and a quit cuts them short only when it stops the service (policy/quit.h).
+enum class PersonAction { Stop, Restart, Quit };
+bool needsConsent(PersonAction action, bool quitStopsService, const Activity &a);
 // The sessions and tools running now, as what a stop or a replacement at `now` interrupts.
 Interruption interruptionOf(const Activity &a, Ms now);
 

@@ -17,6 +17,27 @@ const std::string kTool = "everything_trigger-long-running-operation";
 class TestActivity : public QObject {
     Q_OBJECT
 private slots:
+    // One rule for the tray's question and the CLI's --force: a running tool call must be
+    // confirmed before a stop or restart cuts it, and before a quit only when the quit stops
+    // the service; a busy session with no tool call running loses nothing.
+    void consentIsAskedOnlyWhenWorkWouldBeLost() {
+        Activity idle = onStreamReconnected(onServiceIdentity({}, "pid1"));
+        idle = applyActivityEvent(idle, ev(ActivityEventKind::Connected), 900);
+        ActivitySnapshot s;
+        s.busySessions = {"ses_1"};
+        Activity thinking = applyActivitySnapshot(idle, s, 1000);
+        s.tools = {{"ses_1", "prt_1", kTool, 500}};
+        Activity working = applyActivitySnapshot(idle, s, 1000);
+        for (const PersonAction act :
+             {PersonAction::Stop, PersonAction::Restart, PersonAction::Quit}) {
+            QVERIFY(!needsConsent(act, true, idle));
+            QVERIFY(!needsConsent(act, true, thinking));
+            QVERIFY(needsConsent(act, true, working));
+        }
+        QVERIFY(needsConsent(PersonAction::Stop, false, working));
+        QVERIFY(!needsConsent(PersonAction::Quit, false, working)); // it keeps running
+    }
+
     // A tool call already running when the stream connected (a Tether restart) is learnt from
     // the snapshot, with its age by the service's clock, so a stop asks for consent at once.
     void aSnapshotAddsWhatRanBeforeTheConnect() {
