@@ -24,7 +24,6 @@ namespace tether {
 
 namespace {
 
-constexpr qint64 kLaunchPhaseMs = 60000; // orphans found this soon after launch are "on launch"
 constexpr int kTrayPollMs = 500;
 
 ui::UiModel modelOf(Runtime *runtime) {
@@ -224,6 +223,7 @@ bool TrayApp::eventFilter(QObject *watched, QEvent *event) {
 
 void TrayApp::onNotice(policy::NoticeKind kind) {
     // Orphans found at launch bring their dialog, which is notice enough (maybeOfferOrphans).
+    if (kind == policy::NoticeKind::OrphansFound) maybeOfferOrphans();
     if (kind == policy::NoticeKind::OrphansFound && orphanDialog_ && orphanDialog_->isVisible())
         return;
     present(policy::onNotice(noticeHistory_, kind, clock_.elapsed()));
@@ -242,10 +242,8 @@ void TrayApp::present(const policy::NoticeStep &step) {
 }
 
 void TrayApp::maybeOfferOrphans() {
-    const ServiceStatus &st = runtime_->supervisor()->status();
-    if (orphansOffered_ || st.orphans.isEmpty() || clock_.elapsed() > kLaunchPhaseMs) return;
-    orphansOffered_ = true;
-    if (runtime_->settings().settings.orphansOnLaunch != policy::OrphanMode::Ask) return;
+    if (runtime_->supervisor()->status().orphans.isEmpty()) return;
+    if (!runtime_->mcpMonitor()->takeLaunchOffer()) return;
     showOrphanDialog(); // the dialog is the notice: no balloon beside it
 }
 

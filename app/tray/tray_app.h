@@ -86,7 +86,6 @@ private:
     QTimer noticeWake_;                   // a held crash is told when its time is up
     Notification lastShown_;
     QElapsedTimer clock_; // monotonic, for the limiter and the launch phase
-    bool orphansOffered_ = false;
     QTimer trayWait_;
     QTimer *tick_ = nullptr; // each second while something counts seconds, else each minute
 

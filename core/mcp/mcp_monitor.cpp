@@ -522,15 +522,20 @@ void McpMonitor::scanOnLaunch() {
                      .arg(r.orphans.size())
                      .arg(r.snapshot.size())
                      .arg(r.elapsedMs));
-    if (r.orphans.empty()) return;
-    if (mode == policy::OrphanMode::Clean) {
+    switch (policy::onLaunchOrphans(mode, !r.orphans.empty())) {
+    case policy::LaunchOrphans::Nothing:
+        return;
+    case policy::LaunchOrphans::Clean:
         cleanup(false, {}, false, [this](const CleanupSummary &summary) {
             for (const QString &line : summary.lines)
                 emit logLine(line);
         });
         return;
+    case policy::LaunchOrphans::Offer:
+        break;
     }
     publishOrphans(r.orphans);
+    launchOffer_ = true;
     emit sup_->notice(policy::NoticeKind::OrphansFound,
                       QStringLiteral("%1 from an earlier run still running.")
                           .arg(QString::fromStdString(policy::countOf(

@@ -17,6 +17,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <utility>
 
 namespace tether::mcp {
 
@@ -28,6 +29,9 @@ public:
 
     // Looks for orphans now (launch): publishes them, then acts per [orphans] onLaunch.
     void scanOnLaunch();
+    // The launch scan found orphans to offer a person (policy::onLaunchOrphans), not offered
+    // yet: true once, for the tray's orphan dialog.
+    bool takeLaunchOffer() { return std::exchange(launchOffer_, false); }
 
     struct CleanupSummary {
         int killed = 0, exitedOnTerm = 0, alreadyGone = 0, refused = 0, unknown = 0;
@@ -48,6 +52,7 @@ signals:
     void logLine(const QString &line);
 
 private:
+    bool launchOffer_ = false;
     void refresh(bool now = false); // now: an MCP process exited, do not wait for the cadence
     void onStatusBody(quint64 generation, const QByteArray &body);
     void readConfigFiles(const QString &directory);

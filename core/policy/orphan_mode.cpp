@@ -16,6 +16,19 @@ constexpr Name kNames[] = {
 };
 } // namespace
 
+LaunchOrphans onLaunchOrphans(OrphanMode onLaunch, bool found) {
+    if (!found) return LaunchOrphans::Nothing;
+    switch (onLaunch) {
+    case OrphanMode::Clean:
+        return LaunchOrphans::Clean;
+    case OrphanMode::Ask:
+        return LaunchOrphans::Offer;
+    case OrphanMode::Ignore:
+        break;
+    }
+    return LaunchOrphans::Nothing;
+}
+
 const char *toString(OrphanMode m) {
     for (const Name &n : kNames)
         if (n.mode == m) return n.name;

@@ -11,6 +11,11 @@ enum class OrphanMode {
 };
 
 const char *toString(OrphanMode m); // "ask" | "clean" | "ignore"
+
+// Orphans found by the launch scan, as [orphans] onLaunch says: swept, offered to a person (the
+// tray opens its orphan dialog once; headless they are listed in status), or left alone.
+enum class LaunchOrphans { Nothing, Clean, Offer };
+LaunchOrphans onLaunchOrphans(OrphanMode onLaunch, bool found);
 bool fromString(const char *name, OrphanMode *out);
 
 } // namespace tether::policy

@@ -1,4 +1,5 @@
 // The orphan policy as plain data: classification rules and the group-vs-pid sweep plan.
+#include "policy/orphan_mode.h"
 #include "policy/orphans.h"
 
 #include <QtTest>
@@ -26,7 +27,7 @@ os::ProcessInfo proc(os::Pid pid, os::Pid ppid, os::Pid pgid, std::uint64_t star
 }
 
 policy::LedgerEntry ledgerEntry(os::Pid pid, std::uint64_t start, os::Pid pgid,
-                             os::Identity service = {kOldService, 900}) {
+                                os::Identity service = {kOldService, 900}) {
     policy::LedgerEntry e;
     e.process = {pid, start};
     e.pgid = pgid;
@@ -88,6 +89,18 @@ bool planMentions(const SweepPlan &plan, os::Pid pid) {
 class TestOrphans : public QObject {
     Q_OBJECT
 private slots:
+    // [orphans] onLaunch: what the launch scan does with what it found, one rule for the
+    // monitor and the tray (which opened its dialog for anything found in its first minute).
+    void theLaunchScansRule() {
+        using policy::LaunchOrphans;
+        using policy::OrphanMode;
+        QCOMPARE(policy::onLaunchOrphans(OrphanMode::Ask, true), LaunchOrphans::Offer);
+        QCOMPARE(policy::onLaunchOrphans(OrphanMode::Clean, true), LaunchOrphans::Clean);
+        QCOMPARE(policy::onLaunchOrphans(OrphanMode::Ignore, true), LaunchOrphans::Nothing);
+        for (OrphanMode m : {OrphanMode::Ask, OrphanMode::Clean, OrphanMode::Ignore})
+            QCOMPARE(policy::onLaunchOrphans(m, false), LaunchOrphans::Nothing);
+    }
+
     // A double-forked, setsid MCP server of the live service: init for a parent, its own
     // session, started after the service. Never a possible orphan while that service runs
     // (whether the service is tracked, or alive in the ledger); one that started before it is.
