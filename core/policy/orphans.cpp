@@ -56,8 +56,6 @@ const char *toString(OrphanKind k) {
     switch (k) {
     case OrphanKind::Ledger:
         return "ledger";
-    case OrphanKind::Job:
-        return "job";
     case OrphanKind::Possible:
         return "possible";
     }

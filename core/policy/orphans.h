@@ -24,8 +24,8 @@
 
 namespace tether::policy {
 
-enum class OrphanKind { Ledger, Job, Possible };
-const char *toString(OrphanKind k); // "ledger" | "job" | "possible"
+enum class OrphanKind { Ledger, Possible };
+const char *toString(OrphanKind k); // "ledger" | "possible"
 
 struct Orphan {
     os::ProcessInfo process; // as seen in the snapshot

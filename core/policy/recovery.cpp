@@ -96,19 +96,6 @@ KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs)
     return KillVerdict::Refuse;
 }
 
-StartVerdict decideStart(PortCheck port) {
-    switch (port) {
-    case PortCheck::Free:
-        return StartVerdict::Start;
-    case PortCheck::OwnedByOther:
-    case PortCheck::OwnedByService:
-        return StartVerdict::PortHeld;
-    case PortCheck::Unknown:
-        return StartVerdict::RetryLater;
-    }
-    return StartVerdict::RetryLater;
-}
-
 static std::vector<Ms> withinBurstWindow(std::vector<Ms> failures, Ms now, const Timings &t) {
     failures.erase(std::remove_if(failures.begin(), failures.end(),
                                   [&](Ms at) { return now - at >= t.burstWindowMs; }),

@@ -86,13 +86,6 @@ enum class KillVerdict {
 // even when it has stopped listening.
 KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs);
 
-enum class StartVerdict {
-    Start,      // the port is free
-    PortHeld,   // another program listens: Failed, naming it
-    RetryLater, // the port table could not be read
-};
-StartVerdict decideStart(PortCheck port);
-
 // ---- Restarts: back-off and giving up (rule 4) ----------------------------------------------
 struct RestartBudget {
     std::vector<Ms> failures; // crashes and failed starts, oldest first

@@ -78,7 +78,6 @@ struct SupervisionConfig {
     bool hostPinned = true;           // the launch names its address (opencode, demo); custom: not
     Family launchFamily = Family::V4; // where a launched service listens (its --hostname)
     std::string profileError;         // non-empty: the profile cannot run; a start fails with it
-    bool containment = true;          // a started service leads its own group (POSIX) / job
     bool cleanOrphans = true;         // [orphans] whileRunning = clean: a dead service's group goes
     Ms orphanGraceMs = 500;           // [orphans] graceMs: TERM -> KILL for what a service left
 };

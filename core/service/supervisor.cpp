@@ -66,7 +66,6 @@ policy::SupervisionConfig machineConfig(const Supervisor::Config &c) {
         named.has_value() || (demo && !c.profile.arguments.contains(QStringLiteral("--hostname")));
     m.launchFamily = named.value_or(policy::Family::V4);
     m.profileError = c.profileError.toStdString();
-    m.containment = c.settings.containment;
     // The ledger sweep after a death applies [orphans] whileRunning itself (McpMonitor).
     m.cleanOrphans = c.settings.orphansWhileRunning == policy::OrphanMode::Clean;
     m.orphanGraceMs = c.settings.orphanGraceMs;

@@ -277,7 +277,7 @@ private slots:
 
     void protectedTargetsAreSkipped() {
         Orphan selfOrphan{proc(kTether, kSession, kTether, 20), OrphanKind::Ledger, "", ""};
-        Orphan ancestor{proc(kSession, kInit, kSession, 10), OrphanKind::Job, "", ""};
+        Orphan ancestor{proc(kSession, kInit, kSession, 10), OrphanKind::Ledger, "", ""};
         Orphan init{proc(kInit, 0, 1, 1), OrphanKind::Ledger, "", ""};
         const SweepPlan plan =
             planSweep({selfOrphan, ancestor, init}, baseSnapshot(), self(), {true});
@@ -298,7 +298,6 @@ private slots:
 
     void kindNames() {
         QCOMPARE(toString(OrphanKind::Ledger), "ledger");
-        QCOMPARE(toString(OrphanKind::Job), "job");
         QCOMPARE(toString(OrphanKind::Possible), "possible");
     }
 };

@@ -137,13 +137,6 @@ private slots:
         QCOMPARE(int(decideKill(IdentityCheck(identity), PortCheck(port), ours)), verdict);
     }
 
-    void startVerdicts() {
-        QCOMPARE(decideStart(PortCheck::Free), StartVerdict::Start);
-        QCOMPARE(decideStart(PortCheck::OwnedByOther), StartVerdict::PortHeld);
-        QCOMPARE(decideStart(PortCheck::OwnedByService), StartVerdict::PortHeld);
-        QCOMPARE(decideStart(PortCheck::Unknown), StartVerdict::RetryLater);
-    }
-
     void backoffDoublesToTheMaximum() {
         Timings t;
         t.burst = 100; // not giving up here

@@ -480,7 +480,7 @@ void World::execItem(const Item &it) {
             const Proc *p = proc(Pid(it.a));
             policy::Launched l;
             l.id = {Pid(it.a), it.c};
-            l.pgid = config_.containment ? Pid(it.a) : 0;
+            l.pgid = opt_.containment ? Pid(it.a) : 0;
             l.password = "pw" + std::to_string(it.b);
             (void)p;
             feed(l);
@@ -1161,7 +1161,7 @@ void World::launch(int port) {
         opt_.scriptProgram
             ? std::vector<std::string>{"node", program_, "serve", "--port", std::to_string(port)}
             : std::vector<std::string>{program_, "serve", "--port", std::to_string(port)};
-    const Pid pid = spawn(Role::Service, selfPid_, config_.containment, argv,
+    const Pid pid = spawn(Role::Service, selfPid_, opt_.containment, argv,
                           opt_.scriptProgram ? "/usr/bin/node" : program_);
     if (!pid) {
         push(execQ_, now_ + 1, KLaunched, 0);
@@ -1635,7 +1635,7 @@ void World::apply(const Action &a) {
         if (bits & 4) config_.installedVersion = config_.installedVersion == "1.0" ? "1.1" : "1.0";
         if (bits & 8) config_.cleanOrphans = !config_.cleanOrphans;
         if (bits & 16) config_.hostPinned = !config_.hostPinned;
-        if (bits & 32) config_.containment = !config_.containment;
+        if (bits & 32) opt_.containment = !opt_.containment;
         if (!config_.cleanOrphans) obligations_.clear();
         if (exec_) feed(policy::SettingsChanged{config_});
         return;

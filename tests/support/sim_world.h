@@ -118,6 +118,7 @@ struct Breakage {
 
 struct WorldOptions {
     policy::Timings timings;
+    bool containment = true;    // a launched service leads its own process group (the launcher's)
     bool scriptProgram = false; // the service program is a shebang script (runs as node)
     // The service's event stream: a heartbeat this often while it runs (opencode 1.x: 10 s),
     // fed as policy::StreamAlive; 0: no stream (as opencode 2.x and custom services).
