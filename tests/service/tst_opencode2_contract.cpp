@@ -126,6 +126,10 @@ private slots:
             Dialect::Opencode2, 503, opencode2Fixture("route_starting.json"), kRecordedPid);
         QCOMPARE(foreign.boot, Boot::Ready);
         QVERIFY(!foreign.healthy);
+        // A pid no process can have is no pid (and no overflow converting it).
+        const HealthVerdict huge = judgeHealth(Dialect::Opencode2, 503,
+                                               R"({"version":"2.0.17","pid":1e30})", kRecordedPid);
+        QCOMPARE(huge.boot, Boot::Ready);
     }
 
     // /api/health (the protocol group's route, beside /api/info): Tether does not probe it, but
