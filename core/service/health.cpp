@@ -6,17 +6,41 @@
 
 namespace tether {
 
+namespace {
+
+// opencode's own clients take an answer from another pid as a stale registration.
+QString notTheRegisteredPid(qint64 reported, qint64 expected) {
+    return QStringLiteral("pid %1 answers on the port, not the registered pid %2")
+        .arg(reported)
+        .arg(expected);
+}
+
+} // namespace
+
 HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteArray &body,
                           qint64 expectedPid) {
     HealthVerdict v;
-    if (dialect == policy::Dialect::Opencode2 && httpStatus == 503) {
-        v.boot = policy::Boot::Starting;
-        v.error = QStringLiteral("not ready: it is starting or stopping (HTTP 503)");
-        return v;
-    }
-    if (dialect == policy::Dialect::Opencode2 && httpStatus == 500) {
-        v.boot = policy::Boot::Failed;
-        v.error = QStringLiteral("it says its start failed (HTTP 500 from /api/info)");
+    if (dialect == policy::Dialect::Opencode2 && (httpStatus == 503 || httpStatus == 500)) {
+        // Only opencode's info body {version, pid} of the registered pid says how the boot
+        // stands; anything else is no registered service (service.ts probeResult, decodeInfo).
+        const QJsonObject o = QJsonDocument::fromJson(body).object();
+        const double pid = o.value(QLatin1String("pid")).toDouble(-1);
+        const bool wholePid = pid >= 0 && pid < 4294967296.0 && pid == std::floor(pid);
+        if (!o.value(QLatin1String("version")).isString() || !wholePid) {
+            v.error = QStringLiteral("/api/info answered HTTP %1 without its pid and version")
+                          .arg(httpStatus);
+            return v;
+        }
+        if (expectedPid > 0 && qint64(pid) != expectedPid) {
+            v.error = notTheRegisteredPid(qint64(pid), expectedPid);
+            return v;
+        }
+        v.version = o.value(QLatin1String("version")).toString().left(64);
+        if (pid >= 2) v.reportedPid = qint64(pid);
+        v.boot = httpStatus == 503 ? policy::Boot::Starting : policy::Boot::Failed;
+        v.error = httpStatus == 503
+                      ? QStringLiteral("not ready: it is starting or stopping (HTTP 503)")
+                      : QStringLiteral("it says its start failed (HTTP 500 from /api/info)");
         return v;
     }
     if (httpStatus == 401 || httpStatus == 403) {
@@ -47,9 +71,7 @@ HealthVerdict judgeHealth(policy::Dialect dialect, int httpStatus, const QByteAr
         }
         // opencode's own clients take another pid as a stale registration: not this service.
         if (expectedPid > 0 && v.reportedPid > 0 && v.reportedPid != expectedPid) {
-            v.error = QStringLiteral("pid %1 answers on the port, not the registered pid %2")
-                          .arg(v.reportedPid)
-                          .arg(expectedPid);
+            v.error = notTheRegisteredPid(v.reportedPid, expectedPid);
             return v;
         }
         v.healthy = true;

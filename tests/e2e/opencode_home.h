@@ -68,6 +68,22 @@ struct Timings {
     int backoffInitialMs = 200;
 };
 
+// Runs `tether ARGS` in `env` (its control socket's); returns its stdout, *errorOut its stderr.
+inline QByteArray tetherCli(const QProcessEnvironment &env, const QStringList &args,
+                            int *exitCode = nullptr, int timeoutMs = 30000,
+                            QByteArray *errorOut = nullptr) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(test::tetherBin(), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    if (exitCode) *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    if (errorOut) *errorOut = p.readAllStandardError();
+    return p.readAllStandardOutput();
+}
+
 class OpencodeHome {
 public:
     QTemporaryDir dir;
@@ -167,16 +183,7 @@ public:
     // stdout; *errorOut (when given) gets stderr, where a refusal or an error is said.
     QByteArray cli(const QStringList &args, int *exitCode = nullptr, int timeoutMs = 30000,
                    QByteArray *errorOut = nullptr) const {
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(test::tetherBin(), args);
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        if (exitCode) *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        if (errorOut) *errorOut = p.readAllStandardError();
-        return p.readAllStandardOutput();
+        return tetherCli(env, args, exitCode, timeoutMs, errorOut);
     }
     QJsonObject status() const {
         return QJsonDocument::fromJson(cli({QStringLiteral("status"), QStringLiteral("--json")}))

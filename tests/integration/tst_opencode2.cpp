@@ -10,6 +10,7 @@
 #include "service/http_client.h"
 #include "service/managed_registration.h"
 #include "service/supervisor.h"
+#include "ensure_client.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -44,7 +45,8 @@ class TestOpencode2 : public QObject {
     std::unique_ptr<QTemporaryDir> dir_;
     std::unique_ptr<Supervisor> sup_;
     std::unique_ptr<mcp::McpMonitor> mcp_;
-    std::vector<QProcess *> services_; // started by the test (other clients)
+    std::vector<QProcess *> services_;           // started by the test (other clients)
+    std::unique_ptr<test::EnsureClient> ensure_; // another opencode client's ensure()
     QStringList log_;
     QStringList notices_;
     int port_ = 0;
@@ -180,6 +182,19 @@ class TestOpencode2 : public QObject {
         return body;
     }
 
+    // Another opencode client (the TUI, the desktop app) as opencode's Service.ensure() behaves,
+    // its contender the same v2 stand-in Tether launches; it may signal only `maySignal`.
+    test::EnsureResult ensureService(const QStringList &extra = {}, const QString &version = {},
+                                     std::function<bool(qint64)> maySignal = {}) {
+        test::EnsureOptions o;
+        o.file = statePath();
+        o.command = QStringList{test::tetherBin()} + demoArgs(extra);
+        o.version = version;
+        o.maySignal = std::move(maySignal);
+        ensure_ = std::make_unique<test::EnsureClient>(o);
+        return ensure_->ensure();
+    }
+
 private slots:
     void init() {
         dir_ = std::make_unique<QTemporaryDir>();
@@ -206,6 +221,7 @@ private slots:
         }
         mcp_.reset();
         sup_.reset();
+        ensure_.reset(); // its contenders: the test's children, ended with it
         for (QProcess *p : services_) {
             if (p->state() != QProcess::NotRunning) {
                 p->terminate(); // the test's own child, not yet reaped
@@ -526,6 +542,90 @@ private slots:
         QCOMPARE(qint64(sup_->status().pid), other->processId());
         QVERIFY(sup_->status().external);
         sup_->leaveRunning();
+    }
+    // Tether runs the service: another client's ensure() finds it ready and starts none.
+    void ensureFindsTethersServiceAndStartsNoSecond() {
+        make(settings());
+        sup_->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(is(State::Healthy), qPrintable(dump()), kLong);
+        const qint64 pid = sup_->status().pid;
+        const test::EnsureResult r = ensureService();
+        QVERIFY2(r.ok, qPrintable(r.error + r.log.join('\n')));
+        QCOMPARE(r.pid, pid);
+        QCOMPARE(r.contendersSpawned, 0);
+        QVERIFY(r.started.isEmpty());
+        QCOMPARE(sup_->status().pid, pid);
+        QVERIFY(is(State::Healthy));
+        QVERIFY2(!logHas(QStringLiteral("started by another program")), qPrintable(dump()));
+    }
+
+    // After a Stop in Tether, the next ensure() starts a service again: Tether says another
+    // program started it and follows it, instead of claiming Stopped.
+    void afterTethersStopEnsureStartsOneAndTetherFollowsIt() {
+        make(settings());
+        sup_->start();
+        QTRY_VERIFY2_WITH_TIMEOUT(is(State::Healthy), qPrintable(dump()), kLong);
+        const qint64 first = sup_->status().pid;
+        sup_->stop();
+        QTRY_VERIFY2_WITH_TIMEOUT(is(State::Stopped), qPrintable(dump()), kLong);
+        QVERIFY(!QFile::exists(statePath()));
+        const test::EnsureResult r = ensureService();
+        QVERIFY2(r.ok, qPrintable(r.error + r.log.join('\n')));
+        QCOMPARE(r.started, QStringLiteral("missing"));
+        QCOMPARE(r.contendersSpawned, 1);
+        QVERIFY(r.pid != first);
+        QCOMPARE(r.pid, ensure_->contenders().front()->processId());
+        QTRY_VERIFY2_WITH_TIMEOUT(is(State::Healthy) && sup_->status().pid == r.pid,
+                                  qPrintable(dump()), kLong);
+        QVERIFY(sup_->status().external);
+        QVERIFY2(logHas(QStringLiteral("started by another program")), qPrintable(dump()));
+        sup_->leaveRunning();
+    }
+
+    // ensure()'s own rules, without Tether: a registered service that stops answering is
+    // evicted after five consecutive probe timeouts and a contender takes its place.
+    void ensureEvictsAHungServiceAfterFiveTimeouts() {
+        QProcess *hung = startService({QStringLiteral("--freeze-after"), QStringLiteral("300")});
+        QVERIFY(hung);
+        const qint64 hungPid = hung->processId();
+        QTest::qWait(600); // frozen: its event loop no longer runs
+        test::EnsureOptions o;
+        o.file = statePath();
+        o.command = QStringList{test::tetherBin()} + demoArgs({});
+        o.timing.requestTimeoutMs = 200;
+        o.maySignal = [hungPid](qint64 pid) { return pid == hungPid; }; // the test's own child
+        ensure_ = std::make_unique<test::EnsureClient>(o);
+        const test::EnsureResult r = ensure_->ensure();
+        QVERIFY2(r.ok, qPrintable(r.error + '\n' + r.log.join('\n')));
+        QCOMPARE(r.evictions, 1);
+        QVERIFY(r.log.contains(QStringLiteral(
+            "Background service is unresponsive; recovery cannot preserve persistent terminals")));
+        QVERIFY(test::awaitExit(*hung, kLong));
+        QVERIFY(r.pid != hungPid);
+        QCOMPARE(registered().pid, r.pid);
+    }
+
+    // A client that needs another version replaces the running service; one that refuses to
+    // signal an unverified pid replaces nothing.
+    void ensureReplacesAnotherVersion() {
+        QProcess *old = startService({QStringLiteral("--version"), QStringLiteral("2.0.16")});
+        QVERIFY(old);
+        const qint64 oldPid = old->processId();
+        const test::EnsureResult refused = ensureService(
+            {QStringLiteral("--version"), QStringLiteral("2.0.17")}, QStringLiteral("2.0.17"));
+        QVERIFY(!refused.ok);
+        QCOMPARE(old->state(), QProcess::Running);
+        QVERIFY2(refused.log.join('\n').contains(QStringLiteral("refused to signal pid")),
+                 qPrintable(refused.log.join('\n')));
+        const test::EnsureResult r =
+            ensureService({QStringLiteral("--version"), QStringLiteral("2.0.17")},
+                          QStringLiteral("2.0.17"), [oldPid](qint64 pid) { return pid == oldPid; });
+        QVERIFY2(r.ok, qPrintable(r.error + '\n' + r.log.join('\n')));
+        QCOMPARE(r.started, QStringLiteral("version-mismatch"));
+        QCOMPARE(r.previousVersion, QStringLiteral("2.0.16"));
+        QVERIFY(test::awaitExit(*old, kLong));
+        QCOMPARE(registered().version, QStringLiteral("2.0.17"));
+        QCOMPARE(registered().pid, r.pid);
     }
 };
 

@@ -1,6 +1,7 @@
 // The opencode 2.x stand-in (`tether demo-service --protocol v2`) against the RECORD,
 // docs/opencode2-protocol.md: every expectation below is the record's (its reference key in a
 // comment), checked from outside with Qt's JSON and HTTP and /proc, never with Tether's parsers.
+#include "opencode2_fixtures.h"
 #include "testsupport.h"
 
 #include <QDateTime>
@@ -315,6 +316,8 @@ private slots:
     void busyToolAtStartIsActive();
     void ptyHandoffShutdownAndAdoption();
     void noPtyHandoffRoute();
+    void answersHaveTheRecordedShapes();
+    void failedBootAndChannelHaveTheRecordedShapes();
 
 private:
     std::unique_ptr<QTemporaryDir> dir_; // a HOME, state and config of its own per test
@@ -933,6 +936,76 @@ void TestStandinV2::noPtyHandoffRoute() {
     QVERIFY(s.waitReady());
     QCOMPARE(s.post("/api/experimental/persistent-pty/handoff").status, 404);
     QCOMPARE(s.post("/api/experimental/persistent-pty/shutdown").status, 204);
+}
+
+// The stand-in's answers have the shapes of tests/fixtures/opencode2, the record Tether's
+// contract test (tst_opencode2_contract) holds Tether's parsers to: the two cannot drift apart.
+QJsonValue recorded(const char *name) {
+    return QJsonValue(json(tether::test::opencode2Fixture(QString::fromLatin1(name))));
+}
+#define QVERIFY_SHAPE(actual, record, ...)                                                         \
+    do {                                                                                           \
+        const QString why_ =                                                                       \
+            tether::test::shapeDifference(QJsonValue(actual), record, ##__VA_ARGS__);              \
+        QVERIFY2(why_.isEmpty(), qPrintable(why_));                                                \
+    } while (false)
+
+void TestStandinV2::answersHaveTheRecordedShapes() {
+    Standin s(*dir_);
+    writeFile(
+        s.configDir() + "/opencode.jsonc",
+        ("{\"mcp\":{\"servers\":{\"alpha\":{\"type\":\"local\",\"command\":" + mcpCommand("alpha") +
+         "},\"off\":{\"type\":\"local\",\"command\":" + mcpCommand("off") +
+         ",\"disabled\":true}}}}")
+            .toUtf8());
+    const int port = freeLoopbackPort();
+    s.start({"--port", QString::number(port), "--boot-ms", "3000", "--heartbeat-ms", "100"});
+    QVERIFY(s.waitRegistered());
+    QVERIFY_SHAPE(json(Standin::readFile(s.registered)), recorded("service.json"));
+    const Reply starting = s.get("/api/info");
+    QCOMPARE(starting.status, 503);
+    QVERIFY_SHAPE(starting.object(), recorded("info_starting.json"));
+    const Reply route = s.get("/api/mcp");
+    QCOMPARE(route.status, 503);
+    QCOMPARE(QJsonValue(route.object()), recorded("route_starting.json"));
+    QVERIFY(s.waitReady());
+    QVERIFY(s.waitChild("alpha") > 0);
+    QVERIFY_SHAPE(s.get("/api/info").object(), recorded("info_ready.json"));
+    QVERIFY_SHAPE(s.get("/api/health").object(), recorded("health_ready.json"));
+    QVERIFY_SHAPE(s.get("/api/mcp").object(), recorded("mcp_list.json"));
+
+    const QList<QByteArray> stream =
+        tether::test::sseDataLines(tether::test::opencode2Fixture(QStringLiteral("events.sse")));
+    QMap<QString, QJsonObject> byType;
+    for (const QByteArray &line : stream) {
+        const QJsonObject e = json(line);
+        byType.insert(e.value("type").toString(), e);
+    }
+    EventReader reader(quint16(port), basic(s.password));
+    QTRY_VERIFY_WITH_TIMEOUT(reader.events().size() >= 1 && reader.heartbeats() >= 1, kLong);
+    QVERIFY(s.post("/demo/tool-call?tool=bash&seconds=1").status == 200);
+    QVERIFY_SHAPE(s.get("/api/session/active").object(), recorded("session_active.json"), {"data"});
+    QTRY_VERIFY_WITH_TIMEOUT(reader.types().size() >= 8, kLong);
+    for (const QJsonObject &e : reader.events()) {
+        const QString type = e.value("type").toString();
+        QVERIFY2(byType.contains(type), qPrintable(type + " is not in the recorded stream"));
+        QVERIFY_SHAPE(e, QJsonValue(byType.value(type)), {"input", "structured"});
+    }
+}
+
+void TestStandinV2::failedBootAndChannelHaveTheRecordedShapes() {
+    Standin s(*dir_);
+    s.start({"--port", QString::number(freeLoopbackPort()), "--boot-fails", "--channel", "local"});
+    QVERIFY(s.waitRegistered());
+    QCOMPARE(QFileInfo(s.registered).fileName(), QStringLiteral("service-local.json"));
+    QVERIFY_SHAPE(json(Standin::readFile(s.registered)), recorded("service-local.json"));
+    QVERIFY(!s.waitLine("^background service boot failed$").isEmpty());
+    const Reply info = s.get("/api/info");
+    QCOMPARE(info.status, 500);
+    QVERIFY_SHAPE(info.object(), recorded("info_failed.json"));
+    const Reply route = s.get("/api/mcp");
+    QCOMPARE(route.status, 503);
+    QCOMPARE(QJsonValue(route.object()), recorded("route_failed.json"));
 }
 
 QTEST_GUILESS_MAIN(TestStandinV2)
