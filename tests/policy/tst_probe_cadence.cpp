@@ -49,7 +49,7 @@ Run drive(MachineDriver &d, Ms until, Ms heartbeatMs, Ms silentFrom, Ms frozenFr
     r.lastLife = d.now;
     const Ms timeout = d.s.config.timings.probeTimeoutMs;
     Ms nextBeat = heartbeatMs > 0 ? d.now + heartbeatMs : -1;
-    std::optional<Ms> inFlightSince;
+    Ms inFlightSince = -1; // the probe in flight was sent then; -1: none
     while (d.now < until && !r.recoveryAt) {
         d.advanceTo(d.now + 10);
         for (const SendProbe &p : d.take<SendProbe>()) {
@@ -57,14 +57,14 @@ Run drive(MachineDriver &d, Ms until, Ms heartbeatMs, Ms silentFrom, Ms frozenFr
             r.probesSent.push_back(d.now);
             inFlightSince = d.now;
         }
-        if (inFlightSince && d.s.probeSeq != 0) {
+        if (inFlightSince >= 0 && d.s.probeSeq != 0) {
             if (d.now < frozenFrom) { // answered at once
                 d.feed(ProbeAnswered{d.s.probeSeq, true, "1.0", {}});
                 r.lastLife = d.now;
-                inFlightSince.reset();
-            } else if (d.now >= *inFlightSince + timeout) {
+                inFlightSince = -1;
+            } else if (d.now >= inFlightSince + timeout) {
                 d.feed(ProbeMissed{d.s.probeSeq, false, "timed out"});
-                inFlightSince.reset();
+                inFlightSince = -1;
             }
         }
         if (nextBeat >= 0 && d.now >= nextBeat) {
