@@ -188,7 +188,11 @@ phase "footprint check: tether beside the bare floors, 90 s idle"
 DISPLAY=$TETHER_TEST_DISPLAY trayer --edge top --align right --widthtype pixel --width 128 --height 32 \
     --SetDockType true >/dev/null 2>&1 &
 fp_trayer=$!
-sleep 2
+# Its window, once it is there (bench_footprint then waits for each icon in it by itself).
+for _ in $(seq 100); do
+    DISPLAY=$TETHER_TEST_DISPLAY xdotool search --class trayer >/dev/null 2>&1 && break
+    sleep 0.1
+done
 if DISPLAY=$TETHER_TEST_DISPLAY BENCH_CHECK=1 BENCH_IDLE_S=90 TETHER_BIN=$PWD/build/test/app/tether \
    BENCH_TRAY_FLOOR=$PWD/build/test/tests/bench/bench_tray_floor \
    timeout -k 10 300 build/test/tests/bench/bench_footprint demo 2>&1 | tee build/footprint.log &&
