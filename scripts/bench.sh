@@ -6,7 +6,9 @@
 # refresh, the launch scan among 2,000 processes), the status window and menu with 50 rows
 # (bench_ui), and the idle footprint (RSS, CPU, wake-ups; tray and headless) + launch latency
 # beside a bare QSystemTrayIcon floor (bench_footprint, under a private Xvfb with trayer as the
-# tray host). Installs what is missing first.
+# tray host): each idle figure printed beside its floor with its ratio and issue 28's target
+# (CPU and wake-ups <= 1.5x the bare probing, RSS <= 1.15x the bare tray). Installs what is
+# missing first.
 # BENCH_IDLE_S shortens the 600 s (10 min) idle measurement; BUILD_DIR picks the build directory.
 set -uo pipefail
 cd "$(dirname "$0")/.."
