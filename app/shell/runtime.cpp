@@ -12,7 +12,6 @@
 #include <QDateTime>
 #include <QDir>
 #include <QEventLoop>
-#include <QJsonArray>
 #include <QJsonObject>
 #include <cstdio>
 
@@ -21,7 +20,6 @@ namespace tether {
 Runtime::Runtime(Options options, QObject *parent)
     : QObject(parent)
     , options_(std::move(options)) {
-    diagnosticsPool_.setMaxThreadCount(1);
 }
 
 Runtime::~Runtime() {
@@ -51,9 +49,10 @@ void Runtime::writeLog(const QString &line) {
 Runtime::Init Runtime::init(QString *error) {
     // Its directories first: the single-instance lock and the control socket live there.
     if (!storage::preparePrivateDirs(error)) return Init::Error;
+    verbs_ = std::make_unique<ControlVerbs>(*this);
     control_ = new control::ControlServer(
         [this](const control::Request &r, control::ControlServer::Reply reply) {
-            handle(r, std::move(reply));
+            verbs_->handle(r, std::move(reply));
         },
         this);
     switch (control_->listen(error)) {
@@ -266,57 +265,6 @@ void Runtime::replaceSupervisor(const Settings &settings, bool wanted) {
     emit statusChanged();
 }
 
-void Runtime::handle(const control::Request &request, control::ControlServer::Reply reply) {
-    if (request.verb == control::Verb::Cleanup) {
-        // Off the GUI thread: probes and other verbs are answered while the sweep waits.
-        const bool dryRun = request.args.value(QLatin1String("dryRun")).toBool();
-        // Possible orphans (matched by command only) go only when a person said --yes.
-        const bool yes = request.args.value(QLatin1String("yes")).toBool();
-        mcp_->cleanup(dryRun, {}, yes, [this, dryRun, reply](const auto &summary) {
-            reply(cleanupReply(dryRun, summary));
-        });
-        return;
-    }
-    if (request.verb == control::Verb::Diagnostics) {
-        // Off the GUI thread too, one report at a time: it reads logs, files and the process
-        // table, and a flood of these held every other client up (status took seconds).
-        diagnosticsPool_.start([this, input = diagnosticsInput(), reply] {
-            const QString report = diagnostics::build(input);
-            QMetaObject::invokeMethod(
-                this,
-                [reply, report] {
-                    reply(control::okReply({{QStringLiteral("report"), report}}));
-                },
-                Qt::QueuedConnection);
-        });
-        return;
-    }
-    reply(answer(request));
-}
-
-QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
-    QJsonArray found;
-    for (const OrphanStatus &o : summary.found)
-        found.append(QJsonObject{{QStringLiteral("pid"), o.pid},
-                                 {QStringLiteral("kind"), o.kind},
-                                 {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
-    QString message = summary.lines.join(QLatin1Char('\n'));
-    if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
-    return {{QStringLiteral("dryRun"), dryRun},
-            {QStringLiteral("found"), found},
-            {QStringLiteral("killed"), summary.killed},
-            {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
-            {QStringLiteral("alreadyGone"), summary.alreadyGone},
-            {QStringLiteral("refused"), summary.refused},
-            {QStringLiteral("message"), message}};
-}
-
-QByteArray Runtime::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
-    for (const QString &line : summary.lines)
-        writeLog(QStringLiteral("cleanup: ") + line);
-    return control::okReply(cleanupReport(dryRun, summary));
-}
-
 bool Runtime::useFreePort(quint16 port, QString *error) {
     Settings s = settings_.settings;
     s.port = port;
@@ -333,70 +281,6 @@ diagnostics::Input Runtime::diagnosticsInput() const {
 
 QString Runtime::diagnostics() const {
     return diagnostics::build(diagnosticsInput());
-}
-
-QByteArray Runtime::answer(const control::Request &request) {
-    using control::Verb;
-    if (shuttingDown_ && (request.verb == Verb::Start || request.verb == Verb::Restart))
-        return control::errorReply(
-            QStringLiteral("Tether is shutting down: it starts no service now"));
-    switch (request.verb) {
-    case Verb::Status: {
-        QJsonObject status = supervisor_->status().toJson();
-        // Read back from the OS, as the tray does: the user may have changed it in Windows.
-        const AutostartStatus login = platformAutostart()->status();
-        status.insert(QStringLiteral("startAtLogin"),
-                      QJsonObject{{QStringLiteral("state"), autostartStateName(login.state)},
-                                  {QStringLiteral("detail"), autostartDescription(login)}});
-        return control::okReply({{QStringLiteral("status"), status}});
-    }
-    case Verb::Start:
-        supervisor_->start();
-        return control::okReply();
-    case Verb::Stop:
-    case Verb::Restart:
-    case Verb::Quit: {
-        // The tray asks; a verb is refused unless --force says yes.
-        const policy::Activity &a = supervisor_->activity();
-        const policy::PersonAction action = request.verb == Verb::Stop ? policy::PersonAction::Stop
-                                            : request.verb == Verb::Restart
-                                                ? policy::PersonAction::Restart
-                                                : policy::PersonAction::Quit;
-        if (needsConsent(action) && !request.args.value(QLatin1String("force")).toBool())
-            return control::refusedReply(
-                QStringLiteral("refused: the service is running %1; use --force to %2 anyway")
-                    .arg(QString::fromStdString(
-                             policy::describeTools(a.tools, supervisor_->config().clock())),
-                         request.verb == Verb::Quit ? QStringLiteral("quit and stop it")
-                                                    : toString(request.verb)),
-                QStringLiteral("busy"));
-        if (request.verb == Verb::Stop)
-            supervisor_->stop();
-        else if (request.verb == Verb::Restart)
-            supervisor_->restart();
-        else
-            QTimer::singleShot(0, this, &Runtime::quitRequested);
-        return control::okReply();
-    }
-    case Verb::Show:
-        QTimer::singleShot(0, this, &Runtime::showRequested);
-        return control::okReply();
-    case Verb::Cleanup:
-        return control::errorReply(QStringLiteral("cleanup is answered by handle()"));
-    case Verb::Diagnostics:
-        return control::errorReply(QStringLiteral("diagnostics is answered by handle()"));
-    case Verb::McpConnect:
-    case Verb::McpDisconnect: {
-        const QString name = request.args.value(QLatin1String("name")).toString();
-        if (name.isEmpty()) return control::errorReply(QStringLiteral("name the MCP server"));
-        if (!supervisor_->serviceIdentity())
-            return control::errorReply(QStringLiteral("the service is not running"));
-        setMcpConnected(name, request.verb == Verb::McpConnect);
-        return control::okReply();
-    }
-    }
-    return control::errorReply(
-        QStringLiteral("%1 is not available in this build").arg(control::toString(request.verb)));
 }
 
 void Runtime::setMcpConnected(const QString &name, bool connected) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "control/control_server.h"
+#include "shell/control_verbs.h"
 #include "mcp/mcp_monitor.h"
 #include "policy/quit.h"
 #include "service/health_history.h"
@@ -17,15 +18,10 @@
 #include <QMap>
 #include <QObject>
 #include <QSet>
-#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 
 namespace tether {
-
-// What `tether cleanup` answers (the running Tether and the one-shot sweep alike): counts,
-// what was found, and one line per process in "message".
-QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary);
 
 class Runtime : public QObject {
     Q_OBJECT
@@ -67,6 +63,8 @@ public:
     // demo service it started (policy/quit.h).
     void setQuitBy(policy::QuitBy by) { quitBy_ = by; }
     bool isShuttingDown() const { return shuttingDown_; }
+    // A line in Tether's log (file, status window, --headless stdout), stamped.
+    void log(const QString &line) { writeLog(line); }
     // A person's Stop, Restart or Quit must be confirmed first (policy::needsConsent): the
     // tray asks, a verb without --force is refused.
     bool needsConsent(policy::PersonAction action) const;
@@ -109,9 +107,6 @@ private:
     // The service is stopped by this quit (policy/quit.h).
     bool stopsServiceOnQuit() const;
 
-    void handle(const control::Request &request, control::ControlServer::Reply reply);
-    QByteArray answer(const control::Request &request); // every verb answered at once
-    QByteArray cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary);
     void writeLog(const QString &line);
     void onStateWrite(const QString &path, const QString &error); // error empty: written
     void keepControlSocket(); // listening again if Qt closed the endpoint (on the probe cadence)
@@ -134,9 +129,8 @@ private:
     QTimer rotationTimer_;
     HealthHistory health_;
     QStringList events_; // newest last, capped
-    // Reports asked over the control socket are made here, one at a time; its destructor, before
-    // this object's QObject part, waits for the one under way.
-    QThreadPool diagnosticsPool_;
+    // The control socket's verbs; destroyed first (its report thread waits for the one under way).
+    std::unique_ptr<ControlVerbs> verbs_;
 };
 
 } // namespace tether

@@ -1,0 +1,136 @@
+#include "shell/control_verbs.h"
+
+#include "settings/autostart.h"
+#include "settings/autostart_entries.h"
+#include "shell/diagnostics.h"
+#include "shell/runtime.h"
+
+#include <QJsonArray>
+#include <QTimer>
+
+namespace tether {
+
+ControlVerbs::ControlVerbs(Runtime &runtime, QObject *parent)
+    : QObject(parent)
+    , runtime_(runtime) {
+    diagnosticsPool_.setMaxThreadCount(1);
+}
+
+ControlVerbs::~ControlVerbs() = default;
+
+void ControlVerbs::handle(const control::Request &request, control::ControlServer::Reply reply) {
+    if (request.verb == control::Verb::Cleanup) {
+        // Off the GUI thread: probes and other verbs are answered while the sweep waits.
+        const bool dryRun = request.args.value(QLatin1String("dryRun")).toBool();
+        // Possible orphans (matched by command only) go only when a person said --yes.
+        const bool yes = request.args.value(QLatin1String("yes")).toBool();
+        runtime_.mcpMonitor()->cleanup(dryRun, {}, yes, [this, dryRun, reply](const auto &summary) {
+            reply(cleanupReply(dryRun, summary));
+        });
+        return;
+    }
+    if (request.verb == control::Verb::Diagnostics) {
+        // Off the GUI thread too, one report at a time: it reads logs, files and the process
+        // table, and a flood of these held every other client up (status took seconds).
+        diagnosticsPool_.start([this, input = runtime_.diagnosticsInput(), reply] {
+            const QString report = diagnostics::build(input);
+            QMetaObject::invokeMethod(
+                this,
+                [reply, report] {
+                    reply(control::okReply({{QStringLiteral("report"), report}}));
+                },
+                Qt::QueuedConnection);
+        });
+        return;
+    }
+    reply(answer(request));
+}
+
+QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
+    QJsonArray found;
+    for (const OrphanStatus &o : summary.found)
+        found.append(QJsonObject{{QStringLiteral("pid"), o.pid},
+                                 {QStringLiteral("kind"), o.kind},
+                                 {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
+    QString message = summary.lines.join(QLatin1Char('\n'));
+    if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
+    return {{QStringLiteral("dryRun"), dryRun},
+            {QStringLiteral("found"), found},
+            {QStringLiteral("killed"), summary.killed},
+            {QStringLiteral("exitedOnTerm"), summary.exitedOnTerm},
+            {QStringLiteral("alreadyGone"), summary.alreadyGone},
+            {QStringLiteral("refused"), summary.refused},
+            {QStringLiteral("message"), message}};
+}
+
+QByteArray ControlVerbs::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
+    for (const QString &line : summary.lines)
+        runtime_.log(QStringLiteral("cleanup: ") + line);
+    return control::okReply(cleanupReport(dryRun, summary));
+}
+
+QByteArray ControlVerbs::answer(const control::Request &request) {
+    using control::Verb;
+    if (runtime_.isShuttingDown() && (request.verb == Verb::Start || request.verb == Verb::Restart))
+        return control::errorReply(
+            QStringLiteral("Tether is shutting down: it starts no service now"));
+    switch (request.verb) {
+    case Verb::Status: {
+        QJsonObject status = runtime_.supervisor()->status().toJson();
+        // Read back from the OS, as the tray does: the user may have changed it in Windows.
+        const AutostartStatus login = platformAutostart()->status();
+        status.insert(QStringLiteral("startAtLogin"),
+                      QJsonObject{{QStringLiteral("state"), autostartStateName(login.state)},
+                                  {QStringLiteral("detail"), autostartDescription(login)}});
+        return control::okReply({{QStringLiteral("status"), status}});
+    }
+    case Verb::Start:
+        runtime_.supervisor()->start();
+        return control::okReply();
+    case Verb::Stop:
+    case Verb::Restart:
+    case Verb::Quit: {
+        // The tray asks; a verb is refused unless --force says yes.
+        const policy::Activity &a = runtime_.supervisor()->activity();
+        const policy::PersonAction action = request.verb == Verb::Stop ? policy::PersonAction::Stop
+                                            : request.verb == Verb::Restart
+                                                ? policy::PersonAction::Restart
+                                                : policy::PersonAction::Quit;
+        if (runtime_.needsConsent(action) && !request.args.value(QLatin1String("force")).toBool())
+            return control::refusedReply(
+                QStringLiteral("refused: the service is running %1; use --force to %2 anyway")
+                    .arg(QString::fromStdString(policy::describeTools(
+                             a.tools, runtime_.supervisor()->config().clock())),
+                         request.verb == Verb::Quit ? QStringLiteral("quit and stop it")
+                                                    : toString(request.verb)),
+                QStringLiteral("busy"));
+        if (request.verb == Verb::Stop)
+            runtime_.supervisor()->stop();
+        else if (request.verb == Verb::Restart)
+            runtime_.supervisor()->restart();
+        else
+            QTimer::singleShot(0, &runtime_, &Runtime::quitRequested);
+        return control::okReply();
+    }
+    case Verb::Show:
+        QTimer::singleShot(0, &runtime_, &Runtime::showRequested);
+        return control::okReply();
+    case Verb::Cleanup:
+        return control::errorReply(QStringLiteral("cleanup is answered by handle()"));
+    case Verb::Diagnostics:
+        return control::errorReply(QStringLiteral("diagnostics is answered by handle()"));
+    case Verb::McpConnect:
+    case Verb::McpDisconnect: {
+        const QString name = request.args.value(QLatin1String("name")).toString();
+        if (name.isEmpty()) return control::errorReply(QStringLiteral("name the MCP server"));
+        if (!runtime_.supervisor()->serviceIdentity())
+            return control::errorReply(QStringLiteral("the service is not running"));
+        runtime_.setMcpConnected(name, request.verb == Verb::McpConnect);
+        return control::okReply();
+    }
+    }
+    return control::errorReply(
+        QStringLiteral("%1 is not available in this build").arg(control::toString(request.verb)));
+}
+
+} // namespace tether
