@@ -1,14 +1,12 @@
 #include "mcp/mcp_monitor.h"
 
 #include "mcp/opencode_config.h"
-#include "supervision/os_process_table.h"
 #include "policy/notice.h"
 #include "service/managed_registration.h"
 #include "service/registration.h"
 #include "settings/storage.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,7 +15,6 @@
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
-#include <thread>
 
 namespace tether::mcp {
 
@@ -32,21 +29,6 @@ QStringList toQt(const std::vector<std::string> &v) {
 
 qint64 wallMs() {
     return QDateTime::currentMSecsSinceEpoch();
-}
-
-OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &ledger) {
-    OrphanStatus s;
-    s.pid = o.process.pid;
-    s.argv = toQt(o.process.argv);
-    s.kind = QString::fromLatin1(policy::toString(o.kind));
-    s.rssKiB = o.process.rssKiB;
-    for (const LedgerEntry &e : ledger)
-        if (e.process.pid == o.process.pid && e.process.startTime == o.process.startTime)
-            s.ageMs = std::max<qint64>(0, wallMs() - e.firstSeenMs);
-    // The OS's own start, where it says: the age of a possible orphan too.
-    if (const std::int64_t osAge = os::ageMs(o.process.startTime); osAge >= 0) s.ageMs = osAge;
-    s.startedAt = QDateTime::fromMSecsSinceEpoch(wallMs() - s.ageMs);
-    return s;
 }
 
 QString cachePath() {
@@ -71,6 +53,9 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
             },
             Qt::QueuedConnection);
     }
+    orphans_ = std::make_unique<OrphanKeeper>(
+        sup_, ledger_.get(), [this] { return commandList(); }, [this] { return knownServices(); });
+    connect(orphans_.get(), &OrphanKeeper::logLine, this, &McpMonitor::logLine);
     loadCommandCache();
     connect(sup_, &Supervisor::serviceStarted, this, [this] {
         ++generation_;
@@ -140,7 +125,7 @@ void McpMonitor::refresh(bool now) {
     // On the probe cadence, never faster (start-up probing is quicker than that).
     // Monotonic: a wall clock set back an hour must not pause the refresh for an hour.
     const qint64 clock = sup_->config().clock();
-    if (refresh_.busy() || sweeping_ || profile.mcpStatusPath.isEmpty() ||
+    if (refresh_.busy() || orphans_->busy() || profile.mcpStatusPath.isEmpty() ||
         (!now && lastRefreshMs_ && clock - lastRefreshMs_ < interval * 9 / 10))
         return;
     const std::uint64_t token = *refresh_.begin();
@@ -254,7 +239,7 @@ void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, doubl
 
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
-    if (!service || sweeping_) return; // a sweep holds the ledger: the next refresh will do
+    if (!service || orphans_->busy()) return; // a sweep holds the ledger: the next refresh will do
     if (&servers != &lastServers_) lastServers_ = servers;
 
     // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
@@ -395,7 +380,8 @@ void McpMonitor::onMcpExited(const os::Identity &id) {
         exited_.clear();
         emit logLine(
             QStringLiteral("MCP process exited: %1").arg(names.join(QStringLiteral(", "))));
-        if (!sweeping_) ledger_->remove(gone); // a sweep holds the ledger: it prunes them itself
+        if (!orphans_->busy())
+            ledger_->remove(gone); // a sweep holds the ledger: it prunes them itself
         QList<McpChildStatus> rows = sup_->status().mcp;
         for (McpChildStatus &r : rows)
             if (pids.contains(r.pid)) {
@@ -413,218 +399,11 @@ void McpMonitor::onMcpExited(const os::Identity &id) {
 // ---- When the service dies --------------------------------------------------------------------
 
 void McpMonitor::onServiceDied(const os::Identity &service, std::function<void()> done) {
-    const Settings &s = sup_->config().settings;
     ++generation_;
     refresh_.abandon();   // its answers, if any come, describe a dead service
-    exitWatches_.clear(); // the sweep below takes over what is left
+    exitWatches_.clear(); // the keeper's sweep takes over what is left
     exited_.clear();
-    if (s.orphansWhileRunning == policy::OrphanMode::Ignore) {
-        done();
-        return;
-    }
-    const bool clean = s.orphansWhileRunning == policy::OrphanMode::Clean;
-    // The service's own group is the stop plan's (core/supervision/stop_plan): this is what
-    // left the group, from the ledger, as core/supervision/orphan_cleanup.h decides it.
-    struct Outcome {
-        CleanupResult result;
-        QElapsedTimer timer;
-    };
-    auto outcome = std::make_shared<Outcome>();
-    outcome->timer.start();
-    Ledger *ledger = ledger_.get();
-    const auto commands = commandList();
-    const SweepConfig config{std::chrono::milliseconds(s.orphanGraceMs),
-                             std::chrono::milliseconds(2000)};
-    const std::vector<os::Identity> services = knownServices();
-    const policy::OrphanMode mode = s.orphansWhileRunning;
-    runSweep(
-        [=] {
-            LedgerFileStore store(*ledger);
-            supervision::OsProcessTable table;
-            outcome->result =
-                supervision::sweepAfterCrash(mode, store, commands, services, config, table).result;
-        },
-        [this, outcome, service, clean, done] {
-            const SweepReport &report = outcome->result.report;
-            if (clean) {
-                const int removed = report.count(os::TerminateOutcome::Killed) +
-                                    report.count(os::TerminateOutcome::ExitedOnTerm);
-                emit logLine(QStringLiteral("service pid %1 ended: %2 orphaned MCP process(es) "
-                                            "outside its group removed in %3 ms")
-                                 .arg(service.pid)
-                                 .arg(removed)
-                                 .arg(outcome->timer.elapsed()));
-                for (const SweepResult &r : report.results)
-                    if (r.outcome == os::TerminateOutcome::Refused ||
-                        r.outcome == os::TerminateOutcome::Unknown)
-                        emit logLine(QStringLiteral("  pid %1: %2 (%3)")
-                                         .arg(r.target.id.pid)
-                                         .arg(QLatin1String(os::toString(r.outcome)),
-                                              QString::fromStdString(r.detail)));
-                // What it kept (a possible orphan waits for a person's yes) stays listed.
-                const std::vector<os::Identity> gone = report.gone();
-                std::vector<policy::Orphan> kept;
-                for (const policy::Orphan &o : outcome->result.scan.orphans)
-                    if (std::find(gone.begin(), gone.end(),
-                                  os::Identity{o.process.pid, o.process.startTime}) == gone.end())
-                        kept.push_back(o);
-                publishOrphans(kept);
-            } else {
-                publishOrphans(outcome->result.scan.orphans);
-                if (!outcome->result.scan.orphans.empty())
-                    emit sup_->notice(policy::NoticeKind::OrphansFound,
-                                      QStringLiteral("The service left %1 running.")
-                                          .arg(QString::fromStdString(policy::countOf(
-                                              qint64(outcome->result.scan.orphans.size()),
-                                              "MCP process", "MCP processes"))));
-            }
-            done();
-        });
-}
-
-void McpMonitor::runSweep(std::function<void()> work, std::function<void()> then) {
-    sweeps_.push_back({std::move(work), std::move(then)});
-    if (!sweeping_) startNextSweep();
-}
-
-void McpMonitor::startNextSweep() {
-    if (sweeps_.empty()) {
-        sweeping_ = false;
-        return;
-    }
-    SweepJob job = std::move(sweeps_.front());
-    sweeps_.pop_front();
-    sweeping_ = true;
-    QThread *worker = QThread::create(std::move(job.work));
-    worker->setParent(this);
-    connect(worker, &QThread::finished, this, [this, worker, then = std::move(job.then)] {
-        worker->deleteLater();
-        then();
-        startNextSweep();
-    });
-    worker->start();
-}
-
-void McpMonitor::publishOrphans(const std::vector<policy::Orphan> &orphans) {
-    QList<OrphanStatus> list;
-    for (const policy::Orphan &o : orphans)
-        list << toStatus(o, ledger_->entries());
-    sup_->setOrphans(list);
-}
-
-// ---- On launch and on request ---------------------------------------------------------------
-
-void McpMonitor::scanOnLaunch() {
-    const policy::OrphanMode mode = sup_->config().settings.orphansOnLaunch;
-    if (mode == policy::OrphanMode::Ignore) return;
-    const ScanResult r = scan(*ledger_, commandList(), knownServices());
-    emit logLine(QStringLiteral("launch scan: %1 orphan(s) among %2 processes in %3 ms")
-                     .arg(r.orphans.size())
-                     .arg(r.snapshot.size())
-                     .arg(r.elapsedMs));
-    switch (policy::onLaunchOrphans(mode, !r.orphans.empty())) {
-    case policy::LaunchOrphans::Nothing:
-        return;
-    case policy::LaunchOrphans::Clean:
-        cleanup(false, {}, false, [this](const CleanupSummary &summary) {
-            for (const QString &line : summary.lines)
-                emit logLine(line);
-        });
-        return;
-    case policy::LaunchOrphans::Offer:
-        break;
-    }
-    publishOrphans(r.orphans);
-    launchOffer_ = true;
-    emit sup_->notice(policy::NoticeKind::OrphansFound,
-                      QStringLiteral("%1 from an earlier run still running.")
-                          .arg(QString::fromStdString(policy::countOf(
-                              qint64(r.orphans.size()), "MCP process is", "MCP processes are"))));
-}
-
-namespace {
-
-QString describeSweep(const SweepResult &r) {
-    const std::string &name =
-        r.target.name.empty() && !r.target.argv.empty() ? r.target.argv.front() : r.target.name;
-    return QStringLiteral("pid %1 (%2): %3%4")
-        .arg(r.target.id.pid)
-        .arg(QString::fromStdString(name), QLatin1String(os::toString(r.outcome)))
-        .arg(r.detail.empty() ? QString()
-                              : QStringLiteral(" (%1)").arg(QString::fromStdString(r.detail)));
-}
-
-} // namespace
-
-void McpMonitor::cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possibleConfirmed,
-                         std::function<void(const CleanupSummary &)> done) {
-    auto job = std::make_shared<supervision::ListedCleanup>();
-    Ledger *ledger = ledger_.get();
-    const auto commands = commandList();
-    const std::vector<os::Identity> services = knownServices();
-    const SweepConfig config{std::chrono::milliseconds(sup_->config().settings.orphanGraceMs),
-                             std::chrono::milliseconds(2000)};
-    std::vector<os::Pid> listed;
-    for (qint64 pid : onlyPids)
-        listed.push_back(pid);
-    runSweep(
-        [=] {
-            LedgerFileStore store(*ledger);
-            supervision::OsProcessTable table;
-            *job = supervision::cleanupListed(store, commands, services, listed, possibleConfirmed,
-                                              dryRun, config, table);
-        },
-        [this, job, dryRun, possibleConfirmed, done] {
-            CleanupSummary out;
-            for (const policy::Orphan &o : job->found.orphans)
-                out.found << toStatus(o, job->entries);
-            if (dryRun) {
-                for (const OrphanStatus &o : out.found)
-                    out.lines << QStringLiteral("pid %1 (%2): would be removed%3")
-                                     .arg(o.pid)
-                                     .arg(o.argv.join(QLatin1Char(' ')).left(120))
-                                     .arg(o.kind == QLatin1String("possible")
-                                              ? QStringLiteral(" after confirmation")
-                                              : QString());
-                done(out);
-                return;
-            }
-            for (const SweepResult &r : job->report.results) {
-                switch (r.outcome) {
-                case os::TerminateOutcome::Killed:
-                    ++out.killed;
-                    break;
-                case os::TerminateOutcome::ExitedOnTerm:
-                    ++out.exitedOnTerm;
-                    break;
-                case os::TerminateOutcome::AlreadyGone:
-                    ++out.alreadyGone;
-                    break;
-                case os::TerminateOutcome::Refused:
-                    ++out.refused;
-                    break;
-                case os::TerminateOutcome::Unknown:
-                    ++out.unknown;
-                    break;
-                }
-                if (r.outcome == os::TerminateOutcome::Refused ||
-                    r.outcome == os::TerminateOutcome::Unknown)
-                    out.notEnded << (r.detail.empty() ? QString::fromLatin1(os::toString(r.outcome))
-                                                      : QString::fromStdString(r.detail));
-                out.lines << describeSweep(r);
-            }
-            // Listed, never killed without a person's yes: say so, and how to give it.
-            if (!possibleConfirmed)
-                for (const OrphanStatus &o : out.found)
-                    if (o.kind == QLatin1String("possible"))
-                        out.lines << QStringLiteral("pid %1 (%2): possible orphan (its command "
-                                                    "matches, its parent is gone): kept; "
-                                                    "`tether cleanup --yes` removes it")
-                                         .arg(o.pid)
-                                         .arg(o.argv.join(QLatin1Char(' ')).left(120));
-            publishOrphans(job->after.orphans);
-            done(out);
-        });
+    orphans_->sweepAfterDeath(service, std::move(done));
 }
 
 } // namespace tether::mcp

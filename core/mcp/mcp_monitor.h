@@ -1,10 +1,12 @@
 // The Qt shell of the MCP side: on the probe cadence it asks the service for its MCP status
-// and config, matches the service's descendants, keeps the ledger, and publishes the rows; when
-// the service dies it sweeps what it left behind; on launch it scans for orphans.
+// and config, matches the service's descendants, keeps the ledger, watches each server's
+// resources and exit, and publishes the rows. What a dead service left behind is its
+// OrphanKeeper's (mcp/orphan_keeper.h), over the same ledger.
 #pragma once
 
 #include "mcp/ledger.h"
 #include "mcp/matching.h"
+#include "mcp/orphan_keeper.h"
 #include "mcp/refresh_gate.h"
 #include "mcp/sweeper.h"
 #include "policy/resource_watch.h"
@@ -27,24 +29,15 @@ public:
     explicit McpMonitor(Supervisor *supervisor, QObject *parent = nullptr);
     ~McpMonitor() override;
 
-    // Looks for orphans now (launch): publishes them, then acts per [orphans] onLaunch.
-    void scanOnLaunch();
-    // The launch scan found orphans to offer a person (policy::onLaunchOrphans), not offered
-    // yet: true once, for the tray's orphan dialog.
-    bool takeLaunchOffer() { return std::exchange(launchOffer_, false); }
-
-    struct CleanupSummary {
-        int killed = 0, exitedOnTerm = 0, alreadyGone = 0, refused = 0, unknown = 0;
-        QStringList lines;    // one per process: "pid 123 (name): killed"
-        QStringList notEnded; // why each refused or surviving process was not ended
-        QList<OrphanStatus> found;
-    };
-    // `tether cleanup`, the orphan dialog, the launch clean: the scan and the sweep run on a
-    // worker thread (the sweep waits out the grace period; probes go on meanwhile), and done()
-    // is called back on this thread. onlyPids empty: every ledger/job orphan; possible orphans
-    // only with confirmation.
+    // The orphans: the launch scan, the cleanup verb and dialog, the launch offer.
+    OrphanKeeper &orphans() { return *orphans_; }
+    using CleanupSummary = OrphanKeeper::CleanupSummary;
+    void scanOnLaunch() { orphans_->scanOnLaunch(); }
+    bool takeLaunchOffer() { return orphans_->takeLaunchOffer(); }
     void cleanup(bool dryRun, const QList<qint64> &onlyPids, bool possibleConfirmed,
-                 std::function<void(const CleanupSummary &)> done);
+                 std::function<void(const CleanupSummary &)> done) {
+        orphans_->cleanup(dryRun, onlyPids, possibleConfirmed, std::move(done));
+    }
 
     const Ledger &ledger() const { return *ledger_; }
 
@@ -52,7 +45,6 @@ signals:
     void logLine(const QString &line);
 
 private:
-    bool launchOffer_ = false;
     void refresh(bool now = false); // now: an MCP process exited, do not wait for the cadence
     void onStatusBody(quint64 generation, const QByteArray &body);
     void readConfigFiles(const QString &directory);
@@ -66,11 +58,6 @@ private:
     void watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent, qint64 mono,
                   const policy::ResourceLimits &limits, QHash<qint64, Watched> &next);
     void onServiceDied(const os::Identity &service, std::function<void()> done);
-    // The ledger belongs to one worker at a time: sweeps queue up behind each other, and
-    // refresh() leaves the ledger alone while one runs.
-    void runSweep(std::function<void()> work, std::function<void()> then);
-    void startNextSweep();
-    void publishOrphans(const std::vector<policy::Orphan> &orphans);
     std::vector<std::vector<std::string>> commandList() const;
     // The service(s) that may run now: what started after them is theirs (policy/orphans.h).
     std::vector<os::Identity> knownServices() const;
@@ -88,12 +75,7 @@ private:
     bool commandsUnsaved_ = false; // their cache file could not be written (a full disk)
     quint64 generation_ = 0;       // bumps with every new service
     RefreshGate refresh_;
-    bool sweeping_ = false;
-    struct SweepJob {
-        std::function<void()> work; // on the worker thread
-        std::function<void()> then; // back on this thread
-    };
-    std::deque<SweepJob> sweeps_;
+    std::unique_ptr<OrphanKeeper> orphans_; // over ledger_; refresh() waits while it sweeps
     qint64 lastRefreshMs_ = 0;
     struct CpuSample {
         std::uint64_t cpuMs = 0;
