@@ -254,6 +254,9 @@ bool countsAsFailure(StopCause c) {
 // in ~250 ms) before Tether takes it as stopped by that client.
 constexpr Ms kSuccessorWaitMs = 10000;
 constexpr Ms kSuccessorLookMs = 250;
+// How long a registration may still name an owner that exited before that is a crash: a client
+// that stopped it removes the file once its poll sees the pid gone and reaped.
+constexpr Ms kUnregisterWaitMs = 1000;
 
 // One step in progress: the state being changed, the commands issued so far.
 class Machine {
@@ -520,7 +523,10 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
     const ManagedFacts &m = f.managed;
     using V = ManagedFacts::Verdict;
     if (m.verdict != V::Wait) s_.waitingSince.reset();
-    if (m.verdict != V::None) s_.successorSince.reset();
+    // Another client's terminate() removes the file only after it sees the pid gone (its poll,
+    // 50 ms): Gone right after the owner's exit may still be that stop, not a crash.
+    const bool exitedOwner = !s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id;
+    if (m.verdict != V::None && !(m.verdict == V::Gone && exitedOwner)) s_.successorSince.reset();
     switch (m.verdict) {
     case V::None:
         if (!s_.exitPending.empty() && s_.svc) {
@@ -528,7 +534,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
             // (`opencode service stop`) or by one that replaces it and starts a new service
             // right away. A crash leaves the file naming the dead pid (V::Gone).
             if (!s_.successorSince) s_.successorSince = now_;
-            if (now_ - *s_.successorSince < kSuccessorWaitMs) {
+            if (!s_.quitting && now_ - *s_.successorSince < kSuccessorWaitMs) { // a quit waits not
                 s_.reason = "its owner exited and unregistered: looking for a replacement";
                 startTimer(Timer::Resolve, kSuccessorLookMs);
                 return;
@@ -578,6 +584,15 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         return;
     }
     case V::Gone:
+        if (exitedOwner) {
+            if (!s_.successorSince) s_.successorSince = now_;
+            if (!s_.quitting && now_ - *s_.successorSince < kUnregisterWaitMs) {
+                s_.reason = "its owner exited: waiting for its registration to be removed";
+                startTimer(Timer::Resolve, kSuccessorLookMs);
+                return;
+            }
+            s_.successorSince.reset();
+        }
         log("service.json names " + pidText(m.process.pid) +
             ", which is gone or a process started after the registration: not signalled, "
             "registration removed as stale");

@@ -60,6 +60,13 @@ struct Driver : test::MachineDriver {
         version = "2.0.17";
     }
     bool stopping() { return !take<Verify>().empty() || s.phase == Phase::Verifying; }
+    // Until t, every look at the start-up facts Tether asks for finds f.
+    void lookAgainUntil(Ms t, const StartupFacts &f) {
+        while (now < t) {
+            advanceTo(std::min(t, now + 50));
+            if (!take<GatherStartupFacts>().empty()) feed(f);
+        }
+    }
 };
 
 // The start-up facts of a launch onto the service's own free port.
@@ -89,6 +96,14 @@ Driver adopted() {
     d.feed(f);
     d.answer(true, Boot::Ready);
     return d;
+}
+
+// service.json still names the adopted owner (pid 4242), which is gone.
+StartupFacts stillNamedAfterItsExit() {
+    StartupFacts f;
+    f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
+    f.managed.verdict = ManagedFacts::Verdict::Gone;
+    return f;
 }
 
 } // namespace
@@ -232,14 +247,50 @@ private slots:
 
     // A crash leaves service.json naming the dead pid: that is a crash, as before.
     void anOwnerThatDiesRegisteredCrashed() {
+        StartupFacts f = stillNamedAfterItsExit();
         Driver d = adopted();
         d.take<Notify>();
         d.feed(Exited{{4242, 777}, "pid 4242 exited"});
-        StartupFacts f;
-        f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
-        f.managed.verdict = ManagedFacts::Verdict::Gone;
         d.feed(f);
+        // Still named a second after the exit: no client's stop removes it, a crash.
+        d.lookAgainUntil(d.now + 1000, f);
         QVERIFY(d.noticed(NoticeKind::Crashed));
+    }
+
+    // Found by the model (issue 24): another client's ensure() replaces a service that ignores
+    // TERM with KILL, and removes service.json one poll (50 ms) after it sees the pid gone.
+    // Tether, told of the exit first, read the file still naming the dead pid and called it a
+    // crash, spending the restart budget on another client's version replacement.
+    void anotherClientsStopThatRemovesTheFileJustAfterTheExitIsNoCrash() {
+        StartupFacts f = stillNamedAfterItsExit();
+        Driver d = adopted();
+        d.take<Notify>();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(f);
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        d.lookAgainUntil(d.now + 250, StartupFacts{}); // removed: the client's stop
+        StartupFacts next;
+        next.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.lookAgainUntil(d.now + 250, next); // its contender registered
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        QVERIFY(d.s.budget.failures.empty());
+        QVERIFY(d.s.svc);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+    }
+
+    // Found by the model (issue 24): a quit that leaves the service running, asked while Tether
+    // waits for another client's replacement of an owner that exited and unregistered, waited
+    // the whole 10 s for it (the tray's quit gives up after 5 s): a quit settles at once.
+    void aQuitWhileWaitingForAReplacementSettles() {
+        Driver d = adopted();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(StartupFacts{}); // unregistered: waiting for a successor
+        d.take<Settled>();
+        d.feed(QuitRequested{false});
+        d.lookAgainUntil(d.now + 100, StartupFacts{});
+        QCOMPARE(d.take<RunStopPlan>().size(), std::size_t(1)); // what it left, if anything
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<Settled>().empty());
     }
 
     // The TUI's ensure() starts a service while Tether has it stopped: shown and followed.
