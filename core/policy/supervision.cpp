@@ -1353,6 +1353,9 @@ void Machine::on(const ManagedRegistrationChanged &c) {
         svc.external = false;
         log(pidText(m.process.pid) + " registered as " + m.id + " on port " +
             std::to_string(m.port));
+        // Read first after a stall of Tether's own, with the probe's timer overdue: that is a
+        // gap, or the probe sent at once would be judged against a deadline the stall spent.
+        checkGap(Timer::Probe);
         if (s_.probeSeq == 0) sendProbe();
         return;
     }

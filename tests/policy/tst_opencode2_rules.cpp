@@ -122,6 +122,27 @@ private slots:
         QCOMPARE(name(d.display()), name(State::Healthy));
     }
 
+    // Found by the model (issue 24): Tether's own event loop stalls past the start-up deadline
+    // while its launch boots; the first thing it reads after the stall is the launch's
+    // registration, which sends a probe at once. That probe, refused a moment later, was judged
+    // against the deadline the stall had spent, and the launch was killed for Tether's stall.
+    void aRegistrationReadFirstAfterAStallDoesNotSpendTheStartupDeadline() {
+        Driver d = launched();
+        while (d.now < 1000) { // not listening yet: every start-up probe is refused
+            d.advanceTo(d.now + 25);
+            if (d.s.probeSeq != 0) d.feed(ProbeMissed{d.s.probeSeq, true, "connection refused"});
+        }
+        d.take<SendProbe>();
+        QVERIFY(d.s.due[int(Timer::Probe)]); // the next start-up probe is due
+        d.now = kStartBudget + 60000;        // Tether stalled; nothing fired meanwhile
+        d.feed(ManagedRegistrationChanged{
+            registered({5000, 900}, "33333333-3333-3333-3333-333333333333", true)});
+        QCOMPARE(d.take<SendProbe>().size(), std::size_t(1));
+        d.feed(ProbeMissed{d.s.probeSeq, true, "connection refused"});
+        QVERIFY(!d.stopping());
+        QCOMPARE(name(d.display()), name(State::Starting));
+    }
+
     // The control: with the settings' 30 s alone (what Tether did before), the same boot is
     // killed at 30 s.
     void withoutTheClientsBudgetTheSameBootIsKilledAt30s() {
