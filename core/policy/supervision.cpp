@@ -249,10 +249,6 @@ bool countsAsFailure(StopCause c) {
            c == StopCause::VersionUpdate || c == StopCause::StartFailed || c == StopCause::Crash;
 }
 
-// How long an owner that exited and unregistered is given to be replaced by another client
-// (opencode's ensure() stops the old service, then starts a new one at once, which registers
-// in ~250 ms) before Tether takes it as stopped by that client.
-constexpr Ms kSuccessorWaitMs = 10000;
 constexpr Ms kSuccessorLookMs = 250;
 // How long a registration may still name an owner that exited before that is a crash: a client
 // that stopped it removes the file once its poll sees the pid gone and reaped.

@@ -128,6 +128,12 @@ const char *toString(StopCause c);
 enum class Timer { Probe, Window, Restart, Resolve, Verify };
 inline constexpr int kTimerCount = 5;
 
+// opencode 2.x: how long an owner that exited and unregistered is given to be replaced by
+// another client (opencode's ensure() stops the old service, then starts a new one at once,
+// which registers in ~250 ms) before Tether takes it as stopped by that client. What it left
+// is cleaned up after that wait.
+inline constexpr Ms kSuccessorWaitMs = 10000;
+
 struct TrackedService {
     os::Identity id;       // start time 0 until the launcher reports it
     os::Pid pgid = 0;      // the group it leads (containment); 0: none of ours

@@ -309,7 +309,11 @@ void World::die(Pid pid, const char *why) {
             const policy::Timings &t = opt_.timings;
             const Ms bound = 3 * t.windowMs + 6 * t.probeIntervalMs + 3 * t.probeTimeoutMs +
                              t.graceMs + 3 * opt_.killWaitMs + 3 * config_.orphanGraceMs +
-                             opt_.runnerDoneDelay + opt_.exitNoticeLatency + 1000;
+                             opt_.runnerDoneDelay + opt_.exitNoticeLatency + 1000 +
+                             // 2.x: an owner that exited and unregistered is cleaned up once
+                             // no other client replaced it (the policy's own wait, not scaled
+                             // with these timings: 10 s against a window of 30 s there)
+                             (opt_.opencode2 ? policy::kSuccessorWaitMs : 0);
             obligations_.push_back(Obligation{p.lineage, experienced_ + bound});
         }
     }
@@ -1237,9 +1241,16 @@ void World::launch(int port) {
                      " while pid " + std::to_string(q.pid) + " (" + toString(q.role) +
                      ") holds it");
     }
+    // opencode 2.x: a previous child that service.json does not name leaves by itself, and
+    // Tether lets it (ServiceLauncher::launch forgets a running child, never kills it): once
+    // replaced, its re-read of the file shuts it down; never registered, it asks
+    // Service.incumbent before it binds and on EADDRINUSE, and exits quietly when the
+    // registered owner answers (docs/opencode2-protocol.md section 6 and "Incumbent"). Frozen,
+    // it does so when it runs again. Only a child the file names is one Tether still owes.
     for (const Proc &q : procs_)
         if (q.alive() && q.role == Role::Service &&
-            std::find(myChildren_.begin(), myChildren_.end(), q.start) != myChildren_.end())
+            std::find(myChildren_.begin(), myChildren_.end(), q.start) != myChildren_.end() &&
+            (!opt_.opencode2 || named(q)))
             fail("[two-children] a launch while this Tether's previous child pid " +
                  std::to_string(q.pid) + " still runs");
     // [budget]: automatic relaunches (no ask of the person since the previous launch).
