@@ -303,6 +303,8 @@ void World::die(Pid pid, const char *why) {
                          exec_->state().svc->id.startTime == p.start;
     const bool ours =
         std::find(myChildren_.begin(), myChildren_.end(), p.start) != myChildren_.end();
+    // A replacement that died by itself before Tether followed it: a crash after all.
+    if (rec.byClient && !rec.stoppedByClient && !tracked) successorDied_ = true;
     if (tracked && exec_->state().phase != Phase::Released) {
         rec.trackedAtDeath = true;
         if (config_.cleanOrphans && !rec.stoppedByClient) {
@@ -713,6 +715,7 @@ void World::feed(const policy::Event &e) {
         ++userActs_;
     if (std::holds_alternative<policy::StopRequested>(e)) {
         stopToken_ = startCounter_;
+        stopRegistrations_ = registrations_;
         stopActs_ = userActs_;
         startedElsewhereNoticed_ = false;
     }
@@ -740,8 +743,10 @@ void World::feed(const policy::Event &e) {
         log_.push_back("step " + std::to_string(steps_) + " @" + std::to_string(execNow()) + " " +
                        policy::eventName(e) + " [" + policy::toString(before.phase) + "]");
     exec_->feed(e);
-    // [replacement-crash]: another client replaced the service Tether followed; no budget spent.
-    if (exec_ && exec_->state().budget.failures.size() > failuresBefore && trackedBefore.pid) {
+    // [replacement-crash]: another client replaced the service Tether followed; no budget spent
+    // (unless what replaced it died by itself before Tether could follow it).
+    if (exec_ && exec_->state().budget.failures.size() > failuresBefore && trackedBefore.pid &&
+        !successorDied_) {
         for (const ServiceRec &rec : services_)
             if (rec.id == trackedBefore && rec.replacedByClient)
                 fail("[replacement-crash] pid " + std::to_string(rec.id.pid) +
@@ -755,6 +760,7 @@ void World::onTrackedChange() {
     const os::Identity id = s.svc ? s.svc->id : os::Identity{};
     if (id == tracked_) return;
     tracked_ = id;
+    successorDied_ = false;
     if (opt_.collectLog)
         log_.push_back("  tracking pid " + std::to_string(id.pid) + " (start " +
                        std::to_string(id.startTime) + ")");
@@ -856,7 +862,8 @@ void World::launchTether() {
     exec_ = std::make_unique<supervision::Executor>(config_, ports, [this] { return execNow(); });
     shown_ = exec_->display();
     managedFed_ = 0;
-    if (opt_.opencode2) push(execQ_, now_, KManagedPoll);
+    // Supervisor's first look at service.json comes before anything the person asks.
+    if (opt_.opencode2) managedPoll();
 }
 
 void World::endTether(bool graceful) {
@@ -898,10 +905,18 @@ void World::checkIntent() {
         if (d == State::Failed && !s.failure.empty()) return;
         // Another client's ensure() started the service after the stop: Tether follows it and
         // says so ("started again by another opencode client"), never "stopped" while it runs.
+        // So is a launch a previous Tether left while it started, once it registers after the
+        // stop: a 2.x service is on record only from its own registration, written when it
+        // binds (onListen, docs/opencode2-protocol.md), so this Tether cannot tell it from
+        // another client's.
+        auto startedElsewhere = [&](const Proc &p) {
+            return services_[std::size_t(p.lineage)].byClient
+                       ? p.start > stopToken_
+                       : p.instance != instance_ && managed_.serial > stopRegistrations_;
+        };
         for (const Proc &p : procs_) {
             if (!opt_.opencode2 || !p.alive() || p.role != Role::Service || p.lineage < 0 ||
-                !services_[std::size_t(p.lineage)].byClient || p.start <= stopToken_ || !named(p) ||
-                !p.listening || p.state != RunState::Running)
+                !named(p) || !startedElsewhere(p) || !p.listening || p.state != RunState::Running)
                 continue;
             if (d == State::Stopped)
                 fail("[started-elsewhere] another client's ensure() started pid " +
@@ -1396,7 +1411,7 @@ void World::registerService(Proc &p) {
     ServiceRec &rec = services_[std::size_t(p.lineage)];
     rec.managedId = "r" + std::to_string(++registrations_);
     managed_ = Managed{true,         rec.managedId, {p.pid, p.start}, p.port,
-                       rec.password, rec.version,   startCounter_};
+                       rec.password, rec.version,   startCounter_,    registrations_};
     ++managedGen_;
     push(worldQ_, now_ + kRecheckMs, KRecheck, p.pid, 0, p.start);
 }
@@ -1831,7 +1846,7 @@ void World::log(const std::string &line) {
 
 void World::notify(policy::NoticeKind kind, const std::string &message) {
     if (kind == policy::NoticeKind::StartedElsewhere) startedElsewhereNoticed_ = true;
-    if (kind == policy::NoticeKind::Crashed)
+    if (kind == policy::NoticeKind::Crashed && !successorDied_)
         for (const ServiceRec &rec : services_)
             if (rec.id == tracked_ && rec.replacedByClient)
                 fail("[replacement-crash] pid " + std::to_string(rec.id.pid) +

@@ -350,6 +350,7 @@ private:
         int port = 0;
         std::string password, version;
         std::uint64_t writtenAt = 0; // start-time token when written
+        int serial = 0;              // registrations_ when written
     };
     struct EnsureClient {
         bool active = false, reconnects = false;
@@ -387,12 +388,14 @@ private:
     EnsureClient ensure_;
     std::vector<Termination> terminations_;
     // invariants of living beside ensure()
-    int userActs_ = 0;                     // the person's asks so far
-    int replacementsAfterOther_ = 0;       // Tether's, after another client's, since a person's ask
-    bool otherReplaced_ = false;           // another client replaced since the person's last ask
-    int replaceActs_ = -1;                 // userActs_ when those were counted
-    std::uint64_t stopToken_ = 0;          // start-time token when the person asked to stop
-    int stopActs_ = 0;                     // userActs_ at that stop
+    int userActs_ = 0;               // the person's asks so far
+    int replacementsAfterOther_ = 0; // Tether's, after another client's, since a person's ask
+    bool otherReplaced_ = false;     // another client replaced since the person's last ask
+    int replaceActs_ = -1;           // userActs_ when those were counted
+    std::uint64_t stopToken_ = 0;    // start-time token when the person asked to stop
+    int stopActs_ = 0;               // userActs_ at that stop
+    int stopRegistrations_ = 0;      // registrations_ at that stop
+    bool successorDied_ = false;     // another client's service died by itself, never followed
     bool startedElsewhereNoticed_ = false; // since the stop
     void mcpSpawnFor(int service, int index);
     bool bindConflict(int port, policy::Family f, bool wildcard, Pid except) const;
