@@ -163,6 +163,8 @@ const char *toString(StopCause c) {
         return "the service died";
     case StopCause::External:
         return "stopped by another program";
+    case StopCause::Replaced:
+        return "replaced by another program";
     }
     return "stop";
 }
@@ -557,9 +559,19 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         break;
     case V::Adopt: {
         if (!s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id) break; // the same one
-        if (!s_.exitPending.empty())
+        if (!s_.exitPending.empty() && s_.svc) {
+            // What the old owner left (MCP servers in its group) goes first, as after any
+            // death; then the start finds the new owner and follows it, no budget spent.
             log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
-                "): following the new owner");
+                "): following the new owner once what " + pidText(s_.svc->id.pid) +
+                " left is cleaned up");
+            s_.exitPending.clear();
+            s_.successorSince.reset();
+            s_.stopCause = StopCause::Replaced;
+            s_.reason = "replaced by another program: " + pidText(m.process.pid);
+            runPlan(false, s_.svc->exitWitnessed);
+            return;
+        }
         s_.exitPending.clear();
         followOther(m, "adopted running service " + pidText(m.process.pid));
         return;
@@ -1063,6 +1075,7 @@ Terminals Machine::terminalsFor(bool terminate) const {
     case StopCause::StartFailed:
     case StopCause::Crash:
     case StopCause::External:
+    case StopCause::Replaced:
         break;
     }
     return Terminals::Clear;

@@ -122,6 +122,7 @@ enum class StopCause {
     StartFailed, // it answered that its start failed (opencode 2.x: /api/info 500)
     Crash,       // the service died by itself: only the remnant part runs
     External,    // another program stopped it (opencode 2.x: it exited and unregistered)
+    Replaced, // another program replaced it (opencode 2.x: a new owner registered after its exit)
 };
 const char *toString(StopCause c);
 

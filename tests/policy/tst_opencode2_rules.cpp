@@ -60,6 +60,15 @@ struct Driver : test::MachineDriver {
         version = "2.0.17";
     }
     bool stopping() { return !take<Verify>().empty() || s.phase == Phase::Verifying; }
+    // The cleanup of what a dead owner left (true when one ran), then the start's look finds f.
+    bool cleanUpThenFind(const StartupFacts &f) {
+        const std::vector<RunStopPlan> plans = take<RunStopPlan>();
+        if (plans.size() != 1 || plans[0].plan.terminate || !plans[0].plan.orphans) return false;
+        feed(StopPlanDone{});
+        if (take<GatherStartupFacts>().empty()) return false;
+        feed(f);
+        return true;
+    }
     // Until t, every look at the start-up facts Tether asks for finds f.
     void lookAgainUntil(Ms t, const StartupFacts &f) {
         while (now < t) {
@@ -257,6 +266,7 @@ private slots:
         StartupFacts next;
         next.managed = registered({4300, 800}, "22222222-2222-2222-2222-222222222222");
         d.feed(next);
+        QVERIFY(d.cleanUpThenFind(next));
         d.answer(true, Boot::Ready);
         QCOMPARE(name(d.display()), name(State::Healthy));
         QCOMPARE(d.s.svc->id.pid, 4300);
@@ -293,10 +303,35 @@ private slots:
         StartupFacts next;
         next.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
         d.lookAgainUntil(d.now + 250, next); // its contender registered
+        QVERIFY(d.cleanUpThenFind(next));
         QVERIFY(!d.noticed(NoticeKind::Crashed));
         QVERIFY(d.s.budget.failures.empty());
         QVERIFY(d.s.svc);
         QCOMPARE(d.s.svc->id.pid, 7100);
+    }
+
+    // Found by the model (issue 24): the owner dies with service.json still naming it, and
+    // another client's ensure() registers a new one at once. Tether followed the new owner and
+    // never cleaned up what the dead one left: its MCP servers ran on as orphans.
+    void whatADeadOwnerLeftIsCleanedUpBeforeItsSuccessorIsFollowed() {
+        Driver d = adopted();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(stillNamedAfterItsExit());
+        StartupFacts next;
+        next.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.lookAgainUntil(d.now + 250, next);
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 4242);
+        QVERIFY(!plans[0].plan.terminate); // nothing signalled but what it left
+        QVERIFY(plans[0].plan.orphans);
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty());
+        d.feed(next);
+        QVERIFY(d.s.svc);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+        QVERIFY(d.s.budget.failures.empty());
+        QVERIFY(d.take<Launch>().empty());
     }
 
     // Found by the model (issue 24): a quit that leaves the service running, asked while Tether
