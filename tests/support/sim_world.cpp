@@ -905,14 +905,14 @@ void World::checkIntent() {
         if (d == State::Failed && !s.failure.empty()) return;
         // Another client's ensure() started the service after the stop: Tether follows it and
         // says so ("started again by another opencode client"), never "stopped" while it runs.
-        // So is a launch a previous Tether left while it started, once it registers after the
-        // stop: a 2.x service is on record only from its own registration, written when it
-        // binds (onListen, docs/opencode2-protocol.md), so this Tether cannot tell it from
-        // another client's.
+        // So is one another client started before the stop that Tether had not seen yet (the
+        // person's Stop and the client's start crossed), and a launch a previous Tether left
+        // starting that registers after the stop: a 2.x service is on record only from its own
+        // registration, written when it binds (onListen, docs/opencode2-protocol.md).
         auto startedElsewhere = [&](const Proc &p) {
-            return services_[std::size_t(p.lineage)].byClient
-                       ? p.start > stopToken_
-                       : p.instance != instance_ && managed_.serial > stopRegistrations_;
+            if (services_[std::size_t(p.lineage)].byClient)
+                return !(trackedAtStop_ == os::Identity{p.pid, p.start});
+            return p.instance != instance_ && managed_.serial > stopRegistrations_;
         };
         for (const Proc &p : procs_) {
             if (!opt_.opencode2 || !p.alive() || p.role != Role::Service || p.lineage < 0 ||
