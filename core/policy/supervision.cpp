@@ -1143,6 +1143,16 @@ void Machine::on(const Verified &v) {
         port = PortCheck::Unknown;
         break;
     }
+    // opencode 2.x: a service that service.json no longer names leaves by itself (its re-read
+    // of the file); another client registered since Tether last looked. Never signalled.
+    if (identity == IdentityCheck::Match && v.managed && !svc.managedId.empty() &&
+        v.managed->verdict != ManagedFacts::Verdict::Unknown && v.managed->id != svc.managedId) {
+        s_.refusedSince.reset();
+        log(pidText(svc.id.pid) + " is no longer named by service.json: not signalled, it leaves "
+                                  "by itself");
+        runPlan(false, false);
+        return;
+    }
     switch (decideKill(identity, port, v.childRunning)) {
     case KillVerdict::Proceed:
         s_.refusedSince.reset();

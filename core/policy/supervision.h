@@ -320,7 +320,8 @@ struct Verified {
     Liveness life = Liveness::Unknown;
     bool childRunning = false; // the launcher still holds it as its running child
     PortFacts portFacts;
-    std::vector<os::ProcessInfo> tree; // the service and its descendants (see RegistrationFacts)
+    std::vector<os::ProcessInfo> tree;   // the service and its descendants (see RegistrationFacts)
+    std::optional<ManagedFacts> managed; // opencode 2.x: service.json, read with the rest
 };
 struct StopPlanDone {
     bool refused = false; // the identity did not hold right before a signal: nothing was sent

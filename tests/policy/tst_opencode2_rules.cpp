@@ -211,7 +211,7 @@ private slots:
         QVERIFY(d.stopping());
         QCOMPARE(name(d.s.stopCause), name(StopCause::StartFailed));
         QCOMPARE(name(d.display()), name(State::Recovering));
-        d.feed(Verified{1, Liveness::Alive, true, {}, {}});
+        d.feed(Verified{1, Liveness::Alive, true, {}, {}, std::nullopt});
         const auto plans = d.take<RunStopPlan>();
         QCOMPARE(plans.size(), std::size_t(1));
         QCOMPARE(int(plans[0].plan.terminals),
@@ -224,7 +224,7 @@ private slots:
         d.feed(Launched{{5001, 950}, 5001, {}});
         d.advanceTo(d.now + 100);
         d.answer(false, Boot::Failed, "it says its start failed (HTTP 500 from /api/info)");
-        d.feed(Verified{2, Liveness::Alive, true, {}, {}});
+        d.feed(Verified{2, Liveness::Alive, true, {}, {}, std::nullopt});
         d.feed(StopPlanDone{});
         QCOMPARE(name(d.display()), name(State::Failed));
         QVERIFY2(d.s.failure.find("start failed") != std::string::npos, d.s.failure.c_str());
@@ -374,6 +374,28 @@ private slots:
         QVERIFY(!q.s.svc);
     }
 
+    // Found by the model (issue 24): another client registered its own service since Tether
+    // last read service.json, and the person asks for a restart. The verification found the
+    // followed owner alive on the port and Tether signalled it, a service the file no longer
+    // names (it leaves by itself when it re-reads the file). Now the file is read with it.
+    void aServiceNoLongerRegisteredIsNotSignalled() {
+        Driver d = adopted();
+        d.feed(RestartRequested{});
+        QVERIFY(!d.take<Verify>().empty());
+        d.feed(Verified{1,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                        {},
+                        registered({7100, 5}, "22222222-2222-2222-2222-222222222222")});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QVERIFY(!plans[0].plan.terminate);
+        QVERIFY(!plans[0].plan.group);
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty()); // the restart finds the new owner
+    }
+
     // Terminals, as opencode's own clients treat them before a signal.
     void terminalsAreHandedOverOnARestartAndShutDownOnAStop() {
         const auto planOf = [](Driver &d) {
@@ -381,7 +403,8 @@ private slots:
                             Liveness::Alive,
                             false,
                             PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
-                            {}});
+                            {},
+                            std::nullopt});
             const auto plans = d.take<RunStopPlan>();
             return plans.empty() ? Terminals::Untouched : plans.back().plan.terminals;
         };
@@ -427,7 +450,8 @@ private slots:
                         Liveness::Alive,
                         false,
                         PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
-                        {}});
+                        {},
+                        std::nullopt});
         d.take<DropRegistration>();
         d.feed(StopPlanDone{});
         bool dropped = false;
