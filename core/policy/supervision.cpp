@@ -1425,6 +1425,16 @@ void Machine::on(const StopRequested &) {
         goIdle("released: left running");
         return;
     }
+    if (s_.phase == Phase::Resolving && !s_.exitPending.empty() && s_.svc) {
+        // An owner that exited, looked at again (opencode 2.x): what it left still goes.
+        cancelTimer(Timer::Resolve);
+        s_.exitPending.clear();
+        s_.successorSince.reset();
+        s_.stopCause = StopCause::User;
+        s_.reason = "stop requested";
+        runPlan(false, s_.svc->exitWitnessed);
+        return;
+    }
     switch (s_.phase) {
     case Phase::Idle:
     case Phase::BackingOff:

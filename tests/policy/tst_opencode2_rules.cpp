@@ -334,6 +334,26 @@ private slots:
         QVERIFY(d.take<Launch>().empty());
     }
 
+    // Found by the model (issue 24): the owner dies with service.json still naming it, and the
+    // person stops while Tether looks at the file again (a client's stop removes it a moment
+    // after the exit). The stop went idle at once: the dead owner's MCP servers ran on.
+    void aStopWhileAnExitedOwnerIsLookedAtCleansUpWhatItLeft() {
+        Driver d = adopted();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(stillNamedAfterItsExit());
+        d.take<GatherStartupFacts>();
+        d.feed(StopRequested{});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 4242);
+        QVERIFY(!plans[0].plan.terminate);
+        QVERIFY(plans[0].plan.orphans);
+        d.feed(StopPlanDone{});
+        QCOMPARE(name(d.display()), name(State::Stopped));
+        d.advanceTo(d.now + 2000);
+        QVERIFY(d.take<GatherStartupFacts>().empty());
+    }
+
     // Found by the model (issue 24): a quit that leaves the service running, asked while Tether
     // waits for another client's replacement of an owner that exited and unregistered, waited
     // the whole 10 s for it (the tray's quit gives up after 5 s): a quit settles at once.
