@@ -1379,6 +1379,14 @@ void Machine::on(const ManagedRegistrationChanged &c) {
         return;
     }
     if (m.verdict != ManagedFacts::Verdict::Adopt) return;
+    if (svc.ourChild && svc.managedId.empty()) {
+        // Tether's own launch, not registered yet, leaves only while an owner answers its
+        // incumbent check: after a Stop of that owner it would come up behind the person's
+        // back. Stopped first (it is Tether's child); the start after it follows the new owner.
+        beginStop(StopCause::Replaced, "service.json names " + pidText(m.process.pid) +
+                                           ", registered first: the launch is not needed");
+        return;
+    }
     log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
         "): following the new owner; " + pidText(svc.id.pid) + " is left to shut itself down");
     forget(); // no signal: the old service sees the file and leaves by itself

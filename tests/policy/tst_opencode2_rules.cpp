@@ -354,6 +354,32 @@ private slots:
         QVERIFY(d.take<GatherStartupFacts>().empty());
     }
 
+    // Found by the model (issue 24): another client's service registers first while Tether's
+    // own launch still starts. Tether followed it and left its launch to leave by itself, which
+    // it does only while an owner answers: after the person stopped that owner, Tether's launch
+    // bound the port and ran on behind the Stop. The launch is now stopped before Tether follows.
+    void aLaunchThatLostToAnotherClientsServiceIsStoppedBeforeItIsFollowed() {
+        Driver d = launched();
+        const StartupFacts other = [] {
+            StartupFacts f;
+            f.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+            return f;
+        }();
+        d.feed(ManagedRegistrationChanged{other.managed});
+        QVERIFY(d.stopping());
+        d.feed(Verified{1, Liveness::Alive, true, PortFacts{true, {}}, {}, other.managed});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 5000);
+        QVERIFY(plans[0].plan.terminate);
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty());
+        d.feed(other);
+        QVERIFY(d.s.svc);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+        QVERIFY(d.s.budget.failures.empty());
+    }
+
     // Found by the model (issue 24): a quit that leaves the service running, asked while Tether
     // waits for another client's replacement of an owner that exited and unregistered, waited
     // the whole 10 s for it (the tray's quit gives up after 5 s): a quit settles at once.
