@@ -926,6 +926,9 @@ void World::checkIntent() {
                      std::to_string(p.pid) + " after the stop, and Tether did not say so" + where);
             return;
         }
+        // Another client started it after the stop, and Tether said so and followed it: that
+        // client's wish runs now, kept up as any start's ([fight-elsewhere] holds Tether to it).
+        if (d != State::Stopped && opt_.opencode2 && startedElsewhereNoticed_) return;
         if (d != State::Stopped) {
             fail("[intent-stop] after a stop and a quiet spell the service is not stopped" + where);
             return;
