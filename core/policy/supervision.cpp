@@ -163,6 +163,8 @@ const char *toString(StopCause c) {
         return "the service died";
     case StopCause::External:
         return "stopped by another program";
+    case StopCause::Replaced:
+        return "replaced by another program";
     }
     return "stop";
 }
@@ -249,11 +251,10 @@ bool countsAsFailure(StopCause c) {
            c == StopCause::VersionUpdate || c == StopCause::StartFailed || c == StopCause::Crash;
 }
 
-// How long an owner that exited and unregistered is given to be replaced by another client
-// (opencode's ensure() stops the old service, then starts a new one at once, which registers
-// in ~250 ms) before Tether takes it as stopped by that client.
-constexpr Ms kSuccessorWaitMs = 10000;
 constexpr Ms kSuccessorLookMs = 250;
+// How long a registration may still name an owner that exited before that is a crash: a client
+// that stopped it removes the file once its poll sees the pid gone and reaped.
+constexpr Ms kUnregisterWaitMs = 1000;
 
 // One step in progress: the state being changed, the commands issued so far.
 class Machine {
@@ -520,7 +521,10 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
     const ManagedFacts &m = f.managed;
     using V = ManagedFacts::Verdict;
     if (m.verdict != V::Wait) s_.waitingSince.reset();
-    if (m.verdict != V::None) s_.successorSince.reset();
+    // Another client's terminate() removes the file only after it sees the pid gone (its poll,
+    // 50 ms): Gone right after the owner's exit may still be that stop, not a crash.
+    const bool exitedOwner = !s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id;
+    if (m.verdict != V::None && !(m.verdict == V::Gone && exitedOwner)) s_.successorSince.reset();
     switch (m.verdict) {
     case V::None:
         if (!s_.exitPending.empty() && s_.svc) {
@@ -528,7 +532,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
             // (`opencode service stop`) or by one that replaces it and starts a new service
             // right away. A crash leaves the file naming the dead pid (V::Gone).
             if (!s_.successorSince) s_.successorSince = now_;
-            if (now_ - *s_.successorSince < kSuccessorWaitMs) {
+            if (!s_.quitting && now_ - *s_.successorSince < kSuccessorWaitMs) { // a quit waits not
                 s_.reason = "its owner exited and unregistered: looking for a replacement";
                 startTimer(Timer::Resolve, kSuccessorLookMs);
                 return;
@@ -555,9 +559,19 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         break;
     case V::Adopt: {
         if (!s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id) break; // the same one
-        if (!s_.exitPending.empty())
+        if (!s_.exitPending.empty() && s_.svc) {
+            // What the old owner left (MCP servers in its group) goes first, as after any
+            // death; then the start finds the new owner and follows it, no budget spent.
             log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
-                "): following the new owner");
+                "): following the new owner once what " + pidText(s_.svc->id.pid) +
+                " left is cleaned up");
+            s_.exitPending.clear();
+            s_.successorSince.reset();
+            s_.stopCause = StopCause::Replaced;
+            s_.reason = "replaced by another program: " + pidText(m.process.pid);
+            runPlan(false, s_.svc->exitWitnessed);
+            return;
+        }
         s_.exitPending.clear();
         followOther(m, "adopted running service " + pidText(m.process.pid));
         return;
@@ -578,6 +592,15 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
         return;
     }
     case V::Gone:
+        if (exitedOwner) {
+            if (!s_.successorSince) s_.successorSince = now_;
+            if (!s_.quitting && now_ - *s_.successorSince < kUnregisterWaitMs) {
+                s_.reason = "its owner exited: waiting for its registration to be removed";
+                startTimer(Timer::Resolve, kSuccessorLookMs);
+                return;
+            }
+            s_.successorSince.reset();
+        }
         log("service.json names " + pidText(m.process.pid) +
             ", which is gone or a process started after the registration: not signalled, "
             "registration removed as stale");
@@ -1052,6 +1075,7 @@ Terminals Machine::terminalsFor(bool terminate) const {
     case StopCause::StartFailed:
     case StopCause::Crash:
     case StopCause::External:
+    case StopCause::Replaced:
         break;
     }
     return Terminals::Clear;
@@ -1118,6 +1142,16 @@ void Machine::on(const Verified &v) {
     case PortHolder::Unknown:
         port = PortCheck::Unknown;
         break;
+    }
+    // opencode 2.x: a service that service.json no longer names leaves by itself (its re-read
+    // of the file); another client registered since Tether last looked. Never signalled.
+    if (identity == IdentityCheck::Match && v.managed && !svc.managedId.empty() &&
+        v.managed->verdict != ManagedFacts::Verdict::Unknown && v.managed->id != svc.managedId) {
+        s_.refusedSince.reset();
+        log(pidText(svc.id.pid) + " is no longer named by service.json: not signalled, it leaves "
+                                  "by itself");
+        runPlan(false, false);
+        return;
     }
     switch (decideKill(identity, port, v.childRunning)) {
     case KillVerdict::Proceed:
@@ -1338,10 +1372,21 @@ void Machine::on(const ManagedRegistrationChanged &c) {
         svc.external = false;
         log(pidText(m.process.pid) + " registered as " + m.id + " on port " +
             std::to_string(m.port));
+        // Read first after a stall of Tether's own, with the probe's timer overdue: that is a
+        // gap, or the probe sent at once would be judged against a deadline the stall spent.
+        checkGap(Timer::Probe);
         if (s_.probeSeq == 0) sendProbe();
         return;
     }
     if (m.verdict != ManagedFacts::Verdict::Adopt) return;
+    if (svc.ourChild && svc.managedId.empty()) {
+        // Tether's own launch, not registered yet, leaves only while an owner answers its
+        // incumbent check: after a Stop of that owner it would come up behind the person's
+        // back. Stopped first (it is Tether's child); the start after it follows the new owner.
+        beginStop(StopCause::Replaced, "service.json names " + pidText(m.process.pid) +
+                                           ", registered first: the launch is not needed");
+        return;
+    }
     log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
         "): following the new owner; " + pidText(svc.id.pid) + " is left to shut itself down");
     forget(); // no signal: the old service sees the file and leaves by itself
@@ -1386,6 +1431,16 @@ void Machine::on(const StopRequested &) {
     s_.want = Want::Stopped;
     if (s_.phase == Phase::Released) { // handed over at quit: let go of it, never signalled
         goIdle("released: left running");
+        return;
+    }
+    if (s_.phase == Phase::Resolving && !s_.exitPending.empty() && s_.svc) {
+        // An owner that exited, looked at again (opencode 2.x): what it left still goes.
+        cancelTimer(Timer::Resolve);
+        s_.exitPending.clear();
+        s_.successorSince.reset();
+        s_.stopCause = StopCause::User;
+        s_.reason = "stop requested";
+        runPlan(false, s_.svc->exitWitnessed);
         return;
     }
     switch (s_.phase) {

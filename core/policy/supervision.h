@@ -121,11 +121,18 @@ enum class StopCause {
     StartFailed, // it answered that its start failed (opencode 2.x: /api/info 500)
     Crash,       // the service died by itself: only the remnant part runs
     External,    // another program stopped it (opencode 2.x: it exited and unregistered)
+    Replaced, // another program replaced it (opencode 2.x: a new owner registered after its exit)
 };
 const char *toString(StopCause c);
 
 enum class Timer { Probe, Window, Restart, Resolve, Verify };
 inline constexpr int kTimerCount = 5;
+
+// opencode 2.x: how long an owner that exited and unregistered is given to be replaced by
+// another client (opencode's ensure() stops the old service, then starts a new one at once,
+// which registers in ~250 ms) before Tether takes it as stopped by that client. What it left
+// is cleaned up after that wait.
+inline constexpr Ms kSuccessorWaitMs = 10000;
 
 struct TrackedService {
     os::Identity id;       // start time 0 until the launcher reports it
@@ -312,7 +319,8 @@ struct Verified {
     Liveness life = Liveness::Unknown;
     bool childRunning = false; // the launcher still holds it as its running child
     PortFacts portFacts;
-    std::vector<os::ProcessInfo> tree; // the service and its descendants (see RegistrationFacts)
+    std::vector<os::ProcessInfo> tree;   // the service and its descendants (see RegistrationFacts)
+    std::optional<ManagedFacts> managed; // opencode 2.x: service.json, read with the rest
 };
 struct StopPlanDone {
     bool refused = false; // the identity did not hold right before a signal: nothing was sent

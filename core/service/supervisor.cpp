@@ -200,18 +200,26 @@ Supervisor::Supervisor(Config config, QObject *parent)
         if (svc && !svc->ourChild && os::alive(svc->id) == os::Liveness::Gone)
             feed(policy::Exited{svc->id, "pid " + std::to_string(svc->id.pid) + " exited"});
     });
-    connect(&managedTimer_, &QTimer::timeout, this, [this] {
-        QByteArray content; // a FIFO in its place must not block: read as storage reads
-        storage::readSmallFile(ports_->registrations.managedPath(), kManagedRegistrationMaxBytes,
-                               &content, nullptr);
-        if (content == managedStamp_) return; // unchanged: nothing to judge
-        managedStamp_ = content;
-        const ManagedRegistrationRead read = parseManagedRegistration(content);
-        if (read.status != ManagedRegistrationRead::Status::Ok) return;
-        feed(policy::ManagedRegistrationChanged{
-            judgeManagedRegistration(read, ports_->registrations.launchedPid())});
-    });
+    connect(&managedTimer_, &QTimer::timeout, this, &Supervisor::lookAtManagedRegistration);
     watchManagedRegistration(); // stopped from the start: another client may start it
+    // The first look before anything the person asks is handled (the event loop's first turn):
+    // a Stop must find the service that already runs, not see it turn up as started elsewhere.
+    if (managedTimer_.isActive())
+        QMetaObject::invokeMethod(this, &Supervisor::lookAtManagedRegistration,
+                                  Qt::QueuedConnection);
+}
+
+void Supervisor::lookAtManagedRegistration() {
+    if (!managedTimer_.isActive()) return; // not watched (any more)
+    QByteArray content; // a FIFO in its place must not block: read as storage reads
+    storage::readSmallFile(ports_->registrations.managedPath(), kManagedRegistrationMaxBytes,
+                           &content, nullptr);
+    if (content == managedStamp_) return; // unchanged: nothing to judge
+    managedStamp_ = content;
+    const ManagedRegistrationRead read = parseManagedRegistration(content);
+    if (read.status != ManagedRegistrationRead::Status::Ok) return;
+    feed(policy::ManagedRegistrationChanged{
+        judgeManagedRegistration(read, ports_->registrations.launchedPid())});
 }
 
 Supervisor::~Supervisor() {

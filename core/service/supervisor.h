@@ -113,7 +113,8 @@ private:
     void refreshStatus(); // the status model from the machine's state
     void probe(const policy::SendProbe &p, const QString &password);
     void watchManagedRegistration();
-    QString managedPath() const; // opencode 2.x: its service.json; empty for other profiles
+    void lookAtManagedRegistration(); // service.json, fed when its content changed
+    QString managedPath() const;      // opencode 2.x: its service.json; empty for other profiles
     void prepareTerminals(policy::Terminals t, std::function<void()> done);
     void completeTerminalHandoff();
     void followActivity();        // the stream of the tracked service, when its profile has one

@@ -179,6 +179,7 @@ Verified Executor::verify(const policy::Verify &v) {
         out.life = Liveness::Unknown;
     out.portFacts = ports_.table.portFacts(v.port);
     if (out.life == Liveness::Alive) out.tree = treeIfNeeded(ports_.table, v.id, out.portFacts);
+    if (state_.config.selfRegistering) out.managed = ports_.registrations.readManaged();
     return out;
 }
 

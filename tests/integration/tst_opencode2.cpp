@@ -411,6 +411,21 @@ private slots:
         QCOMPARE(sup_->status().restarts, 0);
     }
 
+    // Found by the model (issue 24): a service already runs when Tether starts, and the
+    // person's first click is Stop. Tether looked at service.json only on its cadence, so the
+    // Stop found nothing, and a moment later Tether followed the service as "started by another
+    // program", against the person's Stop. Its first look now comes before the click.
+    void aStopAskedRightAfterTetherStartsStopsTheServiceAlreadyRunning() {
+        QProcess *other = startService({});
+        QVERIFY(other);
+        make(settings());
+        // The click as the event loop delivers it: after what Tether queued when it started.
+        QMetaObject::invokeMethod(
+            sup_.get(), [this] { sup_->stop(); }, Qt::QueuedConnection);
+        QVERIFY2(test::awaitExit(*other, kLong), qPrintable(dump()));
+        QTRY_VERIFY2_WITH_TIMEOUT(is(State::Stopped), qPrintable(dump()), kLong);
+    }
+
     // The TUI's ensure() starts a service while Tether shows it stopped: it is followed.
     void aServiceAnotherClientStartsWhileStoppedIsFollowed() {
         make(settings());

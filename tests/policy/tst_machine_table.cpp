@@ -135,7 +135,7 @@ std::vector<Situation> situations(const SupervisionConfig &c) {
          [c] {
              MachineDriver d = healthy(c);
              d.feed(StopRequested{});
-             d.feed(Verified{1, Liveness::Alive, true, listening(kService.pid), {}});
+             d.feed(Verified{1, Liveness::Alive, true, listening(kService.pid), {}, std::nullopt});
              return d;
          }},
         {"cleaning (it died; its remnants go)",
@@ -259,12 +259,10 @@ std::vector<Stimulus> stimuli(const SupervisionConfig &c) {
         {"verified: alive, holds the port",
          [](const SupervisionState &s) {
              const os::Pid pid = s.svc ? s.svc->id.pid : kService.pid;
-             return Verified{1, Liveness::Alive, false, listening(pid), {}};
+             return Verified{1, Liveness::Alive, false, listening(pid), {}, std::nullopt};
          }},
         {"verified: gone",
-         [](auto &) {
-             return Verified{1, Liveness::Gone, false, {}, {}};
-         }},
+         [](auto &) { return Verified{1, Liveness::Gone, false, {}, {}, std::nullopt}; }},
         {"stop plan done", [](auto &) { return StopPlanDone{}; }},
         {"stop plan refused",
          [](auto &) {

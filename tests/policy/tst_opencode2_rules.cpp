@@ -60,6 +60,22 @@ struct Driver : test::MachineDriver {
         version = "2.0.17";
     }
     bool stopping() { return !take<Verify>().empty() || s.phase == Phase::Verifying; }
+    // The cleanup of what a dead owner left (true when one ran), then the start's look finds f.
+    bool cleanUpThenFind(const StartupFacts &f) {
+        const std::vector<RunStopPlan> plans = take<RunStopPlan>();
+        if (plans.size() != 1 || plans[0].plan.terminate || !plans[0].plan.orphans) return false;
+        feed(StopPlanDone{});
+        if (take<GatherStartupFacts>().empty()) return false;
+        feed(f);
+        return true;
+    }
+    // Until t, every look at the start-up facts Tether asks for finds f.
+    void lookAgainUntil(Ms t, const StartupFacts &f) {
+        while (now < t) {
+            advanceTo(std::min(t, now + 50));
+            if (!take<GatherStartupFacts>().empty()) feed(f);
+        }
+    }
 };
 
 // The start-up facts of a launch onto the service's own free port.
@@ -91,6 +107,14 @@ Driver adopted() {
     return d;
 }
 
+// service.json still names the adopted owner (pid 4242), which is gone.
+StartupFacts stillNamedAfterItsExit() {
+    StartupFacts f;
+    f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
+    f.managed.verdict = ManagedFacts::Verdict::Gone;
+    return f;
+}
+
 } // namespace
 
 class TestOpencode2Rules : public QObject {
@@ -105,6 +129,27 @@ private slots:
         QVERIFY(!d.stopping());
         d.answerUntil(101000, true); // the next start-up probe, at most 500 ms away
         QCOMPARE(name(d.display()), name(State::Healthy));
+    }
+
+    // Found by the model (issue 24): Tether's own event loop stalls past the start-up deadline
+    // while its launch boots; the first thing it reads after the stall is the launch's
+    // registration, which sends a probe at once. That probe, refused a moment later, was judged
+    // against the deadline the stall had spent, and the launch was killed for Tether's stall.
+    void aRegistrationReadFirstAfterAStallDoesNotSpendTheStartupDeadline() {
+        Driver d = launched();
+        while (d.now < 1000) { // not listening yet: every start-up probe is refused
+            d.advanceTo(d.now + 25);
+            if (d.s.probeSeq != 0) d.feed(ProbeMissed{d.s.probeSeq, true, "connection refused"});
+        }
+        d.take<SendProbe>();
+        QVERIFY(d.s.due[int(Timer::Probe)]); // the next start-up probe is due
+        d.now = kStartBudget + 60000;        // Tether stalled; nothing fired meanwhile
+        d.feed(ManagedRegistrationChanged{
+            registered({5000, 900}, "33333333-3333-3333-3333-333333333333", true)});
+        QCOMPARE(d.take<SendProbe>().size(), std::size_t(1));
+        d.feed(ProbeMissed{d.s.probeSeq, true, "connection refused"});
+        QVERIFY(!d.stopping());
+        QCOMPARE(name(d.display()), name(State::Starting));
     }
 
     // The control: with the settings' 30 s alone (what Tether did before), the same boot is
@@ -166,7 +211,7 @@ private slots:
         QVERIFY(d.stopping());
         QCOMPARE(name(d.s.stopCause), name(StopCause::StartFailed));
         QCOMPARE(name(d.display()), name(State::Recovering));
-        d.feed(Verified{1, Liveness::Alive, true, {}, {}});
+        d.feed(Verified{1, Liveness::Alive, true, {}, {}, std::nullopt});
         const auto plans = d.take<RunStopPlan>();
         QCOMPARE(plans.size(), std::size_t(1));
         QCOMPARE(int(plans[0].plan.terminals),
@@ -179,7 +224,7 @@ private slots:
         d.feed(Launched{{5001, 950}, 5001, {}});
         d.advanceTo(d.now + 100);
         d.answer(false, Boot::Failed, "it says its start failed (HTTP 500 from /api/info)");
-        d.feed(Verified{2, Liveness::Alive, true, {}, {}});
+        d.feed(Verified{2, Liveness::Alive, true, {}, {}, std::nullopt});
         d.feed(StopPlanDone{});
         QCOMPARE(name(d.display()), name(State::Failed));
         QVERIFY2(d.s.failure.find("start failed") != std::string::npos, d.s.failure.c_str());
@@ -221,6 +266,7 @@ private slots:
         StartupFacts next;
         next.managed = registered({4300, 800}, "22222222-2222-2222-2222-222222222222");
         d.feed(next);
+        QVERIFY(d.cleanUpThenFind(next));
         d.answer(true, Boot::Ready);
         QCOMPARE(name(d.display()), name(State::Healthy));
         QCOMPARE(d.s.svc->id.pid, 4300);
@@ -232,14 +278,121 @@ private slots:
 
     // A crash leaves service.json naming the dead pid: that is a crash, as before.
     void anOwnerThatDiesRegisteredCrashed() {
+        StartupFacts f = stillNamedAfterItsExit();
         Driver d = adopted();
         d.take<Notify>();
         d.feed(Exited{{4242, 777}, "pid 4242 exited"});
-        StartupFacts f;
-        f.managed = registered({4242, 777}, "11111111-1111-1111-1111-111111111111");
-        f.managed.verdict = ManagedFacts::Verdict::Gone;
         d.feed(f);
+        // Still named a second after the exit: no client's stop removes it, a crash.
+        d.lookAgainUntil(d.now + 1000, f);
         QVERIFY(d.noticed(NoticeKind::Crashed));
+    }
+
+    // Found by the model (issue 24): another client's ensure() replaces a service that ignores
+    // TERM with KILL, and removes service.json one poll (50 ms) after it sees the pid gone.
+    // Tether, told of the exit first, read the file still naming the dead pid and called it a
+    // crash, spending the restart budget on another client's version replacement.
+    void anotherClientsStopThatRemovesTheFileJustAfterTheExitIsNoCrash() {
+        StartupFacts f = stillNamedAfterItsExit();
+        Driver d = adopted();
+        d.take<Notify>();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(f);
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        d.lookAgainUntil(d.now + 250, StartupFacts{}); // removed: the client's stop
+        StartupFacts next;
+        next.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.lookAgainUntil(d.now + 250, next); // its contender registered
+        QVERIFY(d.cleanUpThenFind(next));
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        QVERIFY(d.s.budget.failures.empty());
+        QVERIFY(d.s.svc);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+    }
+
+    // Found by the model (issue 24): the owner dies with service.json still naming it, and
+    // another client's ensure() registers a new one at once. Tether followed the new owner and
+    // never cleaned up what the dead one left: its MCP servers ran on as orphans.
+    void whatADeadOwnerLeftIsCleanedUpBeforeItsSuccessorIsFollowed() {
+        Driver d = adopted();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(stillNamedAfterItsExit());
+        StartupFacts next;
+        next.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.lookAgainUntil(d.now + 250, next);
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 4242);
+        QVERIFY(!plans[0].plan.terminate); // nothing signalled but what it left
+        QVERIFY(plans[0].plan.orphans);
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty());
+        d.feed(next);
+        QVERIFY(d.s.svc);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+        QVERIFY(d.s.budget.failures.empty());
+        QVERIFY(d.take<Launch>().empty());
+    }
+
+    // Found by the model (issue 24): the owner dies with service.json still naming it, and the
+    // person stops while Tether looks at the file again (a client's stop removes it a moment
+    // after the exit). The stop went idle at once: the dead owner's MCP servers ran on.
+    void aStopWhileAnExitedOwnerIsLookedAtCleansUpWhatItLeft() {
+        Driver d = adopted();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(stillNamedAfterItsExit());
+        d.take<GatherStartupFacts>();
+        d.feed(StopRequested{});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 4242);
+        QVERIFY(!plans[0].plan.terminate);
+        QVERIFY(plans[0].plan.orphans);
+        d.feed(StopPlanDone{});
+        QCOMPARE(name(d.display()), name(State::Stopped));
+        d.advanceTo(d.now + 2000);
+        QVERIFY(d.take<GatherStartupFacts>().empty());
+    }
+
+    // Found by the model (issue 24): another client's service registers first while Tether's
+    // own launch still starts. Tether followed it and left its launch to leave by itself, which
+    // it does only while an owner answers: after the person stopped that owner, Tether's launch
+    // bound the port and ran on behind the Stop. The launch is now stopped before Tether follows.
+    void aLaunchThatLostToAnotherClientsServiceIsStoppedBeforeItIsFollowed() {
+        Driver d = launched();
+        const StartupFacts other = [] {
+            StartupFacts f;
+            f.managed = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+            return f;
+        }();
+        d.feed(ManagedRegistrationChanged{other.managed});
+        QVERIFY(d.stopping());
+        d.feed(Verified{1, Liveness::Alive, true, PortFacts{true, {}}, {}, other.managed});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 5000);
+        QVERIFY(plans[0].plan.terminate);
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty());
+        d.feed(other);
+        QVERIFY(d.s.svc);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+        QVERIFY(d.s.budget.failures.empty());
+    }
+
+    // Found by the model (issue 24): a quit that leaves the service running, asked while Tether
+    // waits for another client's replacement of an owner that exited and unregistered, waited
+    // the whole 10 s for it (the tray's quit gives up after 5 s): a quit settles at once.
+    void aQuitWhileWaitingForAReplacementSettles() {
+        Driver d = adopted();
+        d.feed(Exited{{4242, 777}, "pid 4242 exited"});
+        d.feed(StartupFacts{}); // unregistered: waiting for a successor
+        d.take<Settled>();
+        d.feed(QuitRequested{false});
+        d.lookAgainUntil(d.now + 100, StartupFacts{});
+        QCOMPARE(d.take<RunStopPlan>().size(), std::size_t(1)); // what it left, if anything
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<Settled>().empty());
     }
 
     // The TUI's ensure() starts a service while Tether has it stopped: shown and followed.
@@ -267,6 +420,28 @@ private slots:
         QVERIFY(!q.s.svc);
     }
 
+    // Found by the model (issue 24): another client registered its own service since Tether
+    // last read service.json, and the person asks for a restart. The verification found the
+    // followed owner alive on the port and Tether signalled it, a service the file no longer
+    // names (it leaves by itself when it re-reads the file). Now the file is read with it.
+    void aServiceNoLongerRegisteredIsNotSignalled() {
+        Driver d = adopted();
+        d.feed(RestartRequested{});
+        QVERIFY(!d.take<Verify>().empty());
+        d.feed(Verified{1,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                        {},
+                        registered({7100, 5}, "22222222-2222-2222-2222-222222222222")});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QVERIFY(!plans[0].plan.terminate);
+        QVERIFY(!plans[0].plan.group);
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty()); // the restart finds the new owner
+    }
+
     // Terminals, as opencode's own clients treat them before a signal.
     void terminalsAreHandedOverOnARestartAndShutDownOnAStop() {
         const auto planOf = [](Driver &d) {
@@ -274,7 +449,8 @@ private slots:
                             Liveness::Alive,
                             false,
                             PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
-                            {}});
+                            {},
+                            std::nullopt});
             const auto plans = d.take<RunStopPlan>();
             return plans.empty() ? Terminals::Untouched : plans.back().plan.terminals;
         };
@@ -320,7 +496,8 @@ private slots:
                         Liveness::Alive,
                         false,
                         PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
-                        {}});
+                        {},
+                        std::nullopt});
         d.take<DropRegistration>();
         d.feed(StopPlanDone{});
         bool dropped = false;

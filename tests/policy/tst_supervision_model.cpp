@@ -159,7 +159,9 @@ void TestSupervisionModel::randomSequences() {
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t steps = 0, seed = first;
     for (; steps < want; ++seed) {
-        sim::WorldOptions o = sim::modelOptions(seed);
+        // TETHER_MODEL_OPENCODE2=1: a third of the seeds run the 2.x profile beside ensure().
+        sim::WorldOptions o =
+            sim::modelOptions(seed, qEnvironmentVariableIsSet("TETHER_MODEL_OPENCODE2"));
         o.ignore = ignore;
         const std::vector<Action> actions = sim::randomActions(seed, perSeed);
         const sim::RunResult r = sim::replay(seed, actions, o);

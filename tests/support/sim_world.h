@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,12 @@ struct ServiceRec {
     Ms busyUntil = -1; // answers only after the probe timeout until then
     bool dead = false;
     bool trackedAtDeath = false;
+    // opencode 2.x
+    bool byClient = false;         // a contender another client's ensure() spawned
+    bool replacedByClient = false; // another client's ensure() stopped it to replace its version
+    bool stoppedByClient = false;  // another client's terminate() signalled it (not checked
+                                   // by [orphans]: Tether follows the next owner, see DESIGN)
+    std::string managedId;         // its service.json id once it registered
 };
 
 struct SignalRecord {
@@ -129,6 +136,10 @@ struct WorldOptions {
     Ms killWaitMs = 200;
     Ms exitNoticeLatency = 2;
     bool checkStartupGaps = true; // invariant: a start-up deadline does not count gaps
+    // opencode 2.x (the profile's Dialect::Opencode2): services register themselves in
+    // service.json on their own port and leave when it stops naming them; Tether reads the file
+    // (policy selfRegistering) and other clients call Service.ensure() (Act::Ensure).
+    bool opencode2 = false;
     Breakage broken;
     bool collectLog = false;
     // Invariant tags ("[quit-settle]") not to fail on: exploring past a known finding only.
@@ -169,6 +180,8 @@ enum class Act : std::uint8_t {
     McpLeave,
     McpExit,
     Quiet,
+    Ensure, // opencode 2.x: another client's Service.ensure() (a: checkVersion, b: its version
+            // is the other one, c: it reconnects, ensuring again when the service changes)
     Count
 };
 struct Action {
@@ -266,8 +279,9 @@ public:
     supervision::OwnRegistration read() override;
     void write(const policy::TrackedService &svc, const std::string &version) override;
     void drop(bool setAside) override;
-    policy::ManagedFacts readManaged() override { return {}; }
-    void dropManaged(const std::string &) override {}
+    policy::ManagedFacts readManaged() override;
+    void dropManaged(const std::string &id) override;
+    int launchPort(int configured) override;
     // -- StopPlanRunner
     void run(const policy::RunStopPlan &run) override;
     // -- Observer
@@ -301,6 +315,12 @@ private:
         KExitNotice,
         KStopDone,
         KHeartbeat,
+        KManagedPoll, // the shell's watch of service.json (Supervisor::watchManagedRegistration)
+        // opencode 2.x, world-internal
+        KRecheck,    // a registered service re-reads service.json (it leaves when not named)
+        KEnsureTick, // the other client's ensure() loop
+        KEnsureTerm, // its terminate(): poll for the exit, then KILL, then remove the file
+        KIncumbent,  // a contender's incumbent check before it binds
     };
     static bool later(const Item &x, const Item &y) {
         return x.at != y.at ? x.at > y.at : x.seq > y.seq;
@@ -323,6 +343,61 @@ private:
     void checkObligations();
     void applyDecoy(const Action &a);
     void applyForge(std::int64_t kind);
+    // opencode 2.x
+    struct Managed { // service.json
+        bool present = false;
+        std::string id;
+        os::Identity process; // the pid, and the start time of the process that wrote it
+        int port = 0;
+        std::string password, version;
+        std::uint64_t writtenAt = 0; // start-time token when written
+        int serial = 0;              // registrations_ when written
+    };
+    struct EnsureClient {
+        bool active = false, reconnects = false;
+        Ms until = 0;
+        std::string want;    // checkVersion: the version it requires (empty: any)
+        std::string version; // what its contenders run
+        std::string timeoutsId;
+        int timeouts = 0;
+        std::vector<os::Identity> contenders;
+        std::optional<Ms> lastSpawn;
+        Ms spawnDelay = 0;
+        std::string seenId; // reconnecting: the registration it last found ready
+        std::uint64_t epoch = 0;
+    };
+    struct Termination {
+        std::string id;
+        os::Identity process;
+        int polls = 0;
+        bool killed = false, forVersion = false;
+    };
+    void registerService(Proc &p);
+    void unregister(const Proc &p);
+    bool named(const Proc &p) const;
+    void ensureTick(std::uint64_t epoch);
+    void ensureStart(const Action &a);
+    void ensureTerminate(bool forVersion);
+    void ensureTermStep(std::size_t index);
+    Pid spawnContender();
+    void managedPoll();
+    bool watchingManaged() const;
+    void noteReplacement(bool byTether);
+    Managed managed_;
+    std::uint64_t managedGen_ = 1, managedFed_ = 0;
+    int registrations_ = 0, contenders_ = 0;
+    EnsureClient ensure_;
+    std::vector<Termination> terminations_;
+    // invariants of living beside ensure()
+    int userActs_ = 0;               // the person's asks so far
+    int replacementsAfterOther_ = 0; // Tether's, after another client's, since a person's ask
+    bool otherReplaced_ = false;     // another client replaced since the person's last ask
+    int replaceActs_ = -1;           // userActs_ when those were counted
+    std::uint64_t stopToken_ = 0;    // start-time token when the person asked to stop
+    int stopActs_ = 0;               // userActs_ at that stop
+    int stopRegistrations_ = 0;      // registrations_ at that stop
+    bool successorDied_ = false;     // another client's service died by itself, never followed
+    bool startedElsewhereNoticed_ = false; // since the stop
     void mcpSpawnFor(int service, int index);
     bool bindConflict(int port, policy::Family f, bool wildcard, Pid except) const;
     os::ProcessInfo info(const Proc &p) const;
@@ -419,7 +494,7 @@ struct RunResult {
     std::vector<std::string> log;
 };
 
-WorldOptions modelOptions(std::uint64_t seed);
+WorldOptions modelOptions(std::uint64_t seed, bool opencode2 = false);
 std::vector<Action> randomActions(std::uint64_t seed, std::size_t count);
 RunResult replay(std::uint64_t seed, const std::vector<Action> &actions, const WorldOptions &o);
 // Delta debugging: the smallest sub-sequence found that still fails with the same invariant.
