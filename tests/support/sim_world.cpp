@@ -745,8 +745,11 @@ void World::feed(const policy::Event &e) {
     exec_->feed(e);
     // [replacement-crash]: another client replaced the service Tether followed; no budget spent
     // (unless what replaced it died by itself before Tether could follow it).
+    // A client that stopped it and whose own successor never registered (its contender lost the
+    // port, or it gave up) replaced nothing: Tether restarting it then is no mistake.
+    const bool successorRegistered = managed_.present && managed_.process != trackedBefore;
     if (exec_ && exec_->state().budget.failures.size() > failuresBefore && trackedBefore.pid &&
-        !successorDied_) {
+        !successorDied_ && successorRegistered) {
         for (const ServiceRec &rec : services_)
             if (rec.id == trackedBefore && rec.replacedByClient)
                 fail("[replacement-crash] pid " + std::to_string(rec.id.pid) +
@@ -1849,7 +1852,8 @@ void World::log(const std::string &line) {
 
 void World::notify(policy::NoticeKind kind, const std::string &message) {
     if (kind == policy::NoticeKind::StartedElsewhere) startedElsewhereNoticed_ = true;
-    if (kind == policy::NoticeKind::Crashed && !successorDied_)
+    if (kind == policy::NoticeKind::Crashed && !successorDied_ && managed_.present &&
+        managed_.process != tracked_)
         for (const ServiceRec &rec : services_)
             if (rec.id == tracked_ && rec.replacedByClient)
                 fail("[replacement-crash] pid " + std::to_string(rec.id.pid) +
