@@ -89,7 +89,7 @@ int runDemoService(int argc, char **argv) {
 
     scheduleFaults({o.busyAfterMs, o.busyForMs, o.crashAfterMs, o.freezeAfterMs, o.ignoreTerm},
                    signalPipe);
-    QTimer::singleShot(o.slowStartMs, &app, [&] {
+    QTimer::singleShot(o.slowStartMs, Qt::PreciseTimer, &app, [&] {
         QString error;
         switch (server.listen(listenAddress(o.hostname), static_cast<quint16>(o.port), &error)) {
         case HttpServer::ListenResult::Ok:

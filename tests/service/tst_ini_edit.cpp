@@ -130,7 +130,10 @@ private slots:
             const int length = int(rng.bounded(12));
             for (int i = 0; i < length; ++i)
                 value += alphabet.at(int(rng.bounded(alphabet.size())));
-            const QString path = dir.filePath(QStringLiteral("r%1.ini").arg(round % 10));
+            // A file of its own each round: QSettings keeps what it parsed of a path and reads it
+            // again only when the file's size or time changed, which a rewrite within the same
+            // timestamp tick with the same length does not show (a fresh root's tmpfs did this).
+            const QString path = dir.filePath(QStringLiteral("r%1.ini").arg(round));
             write(path, editIni(QByteArray("[service]\n"),
                                 {{QStringLiteral("service/program"), iniValueText(value)}}));
             const QSettings back(path, QSettings::IniFormat);

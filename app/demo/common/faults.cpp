@@ -35,15 +35,18 @@ void freezeForever() {
 
 void scheduleFaults(const FaultSchedule &f, SignalPipe &signalPipe) {
     if (f.busyAfterMs >= 0)
-        QTimer::singleShot(f.busyAfterMs, [ms = f.busyForMs] { blockMainThreadFor(ms); });
-    if (f.crashAfterMs >= 0) QTimer::singleShot(f.crashAfterMs, [] { crashNow(); });
+        QTimer::singleShot(f.busyAfterMs, Qt::PreciseTimer,
+                           [ms = f.busyForMs] { blockMainThreadFor(ms); });
+    if (f.crashAfterMs >= 0)
+        QTimer::singleShot(f.crashAfterMs, Qt::PreciseTimer, [] { crashNow(); });
     if (f.freezeAfterMs >= 0)
-        QTimer::singleShot(f.freezeAfterMs, [&signalPipe, ignoreTerm = f.ignoreTerm] {
-            signalPipe.restoreDefaults(); // a hung process still dies on SIGTERM...
-            if (ignoreTerm)               // ...unless it ignores it: only SIGKILL helps then
-                signalPipe.ignore(SIGTERM);
-            freezeForever();
-        });
+        QTimer::singleShot(
+            f.freezeAfterMs, Qt::PreciseTimer, [&signalPipe, ignoreTerm = f.ignoreTerm] {
+                signalPipe.restoreDefaults(); // a hung process still dies on SIGTERM...
+                if (ignoreTerm)               // ...unless it ignores it: only SIGKILL helps then
+                    signalPipe.ignore(SIGTERM);
+                freezeForever();
+            });
 }
 
 } // namespace tether::demo
