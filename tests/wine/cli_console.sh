@@ -2,7 +2,7 @@
 # The CLI verbs of the Windows build, under wine (issue 14, defects 3.4 and 3.11):
 #  - exit codes reach the shell: 4 when no Tether runs, 2 for a usage error, 0 when answered,
 #    from tether-cli.exe (console program) and from tether.exe (GUI program);
-#  - output to a file or pipe is UTF-8 ("healthy · pid" as the bytes c2 b7);
+#  - output to a file or pipe is UTF-8 ("Healthy · 1.18.33-demo · port …": "·" as the bytes c2 b7);
 #  - on a real console (wine's cmd on a pseudo-terminal, code page 437) the "·" arrives intact
 #    from both executables (WriteConsoleW; tether.exe attaches to cmd's console), while the same
 #    UTF-8 bytes typed to that console come out garbled: the negative control.
@@ -102,7 +102,7 @@ check "headless tether.exe + demo service: healthy" healthy
 for exe in tether-cli.exe tether.exe; do
     run "$exe" status
     check "$exe status: exit 0" rc_is 0
-    check "$exe status > file: UTF-8 'healthy · pid'" grep -q $'^healthy \xc2\xb7 pid ' "$work/out"
+    check "$exe status > file: UTF-8 'Healthy · '" grep -q $'^Healthy \xc2\xb7 ' "$work/out"
     check "$exe status > file: valid UTF-8" iconv -f UTF-8 -t UTF-8 "$work/out" -o /dev/null
     cp "$work/out" "$work/status-$exe.txt"
 done
@@ -125,7 +125,7 @@ if reg_absent "$run_key" && reg_absent "$approved_key"; then
         grep -q '"startAtLogin":{"detail":"Disabled in Windows Settings[^"]*","state":"disabledBySystem"}' "$work/out"
     run tether-cli.exe status
     check "status: says start at login is disabled in Windows Settings" \
-        grep -q '^start at login: Disabled in Windows Settings' "$work/out"
+        grep -q '^Start at login: Disabled in Windows Settings' "$work/out"
     timeout -k 5 60 wine reg delete "$run_key" /v Tether /f >/dev/null 2>&1
     timeout -k 5 60 wine reg delete "$approved_key" /v Tether /f >/dev/null 2>&1
     run tether-cli.exe status --json
@@ -151,18 +151,18 @@ console_has() { # count, bytes
     [ "$n" -eq "$1" ] || { echo "  $n lines with '$2' (wanted $1):"; cat -v "$work/console.log"; false; }
 }
 # Both verbs' lines arrive intact (the redirected one is not on the console); the last
-# "healthy" line is `type` of the UTF-8 file.
+# "Healthy" line is `type` of the UTF-8 file.
 check "console: '·' intact from tether-cli.exe and tether.exe (WriteConsoleW)" \
-    console_has 2 $'healthy \xc2\xb7 pid '
+    console_has 2 $'Healthy \xc2\xb7 '
 check "console: the same UTF-8 bytes typed raw come out garbled (negative control)" \
-    console_has 1 $'healthy \xe2\x94\xac\xe2\x95\x96 pid '
+    console_has 1 $'Healthy \xe2\x94\xac\xe2\x95\x96 '
 check "console: cmd sees tether-cli's exit 0" console_has 1 'cli-rc=0'
 check "console: cmd sees tether-cli's exit 2 for a usage error" console_has 1 'usage-rc=2'
 check "console: tether.exe attached to cmd's console and printed there" console_has 1 'gui-rc=0'
 # cmd's `>` hands tether.exe a file: it stays the output (UTF-8), the console does not get it.
 check "console: tether.exe status > file inside cmd: exit 0" console_has 1 'redirect-rc=0'
 check "console: tether.exe status > file inside cmd: UTF-8 in the file" \
-    grep -q $'^healthy \xc2\xb7 pid ' "$work/gui-redirected.txt"
+    grep -q $'^Healthy \xc2\xb7 ' "$work/gui-redirected.txt"
 
 # --- end what this script started: Tether through its own verb. The demo service keeps running
 # after a quit by design (and `stop` of a Windows service is another branch's defect), so the
