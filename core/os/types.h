@@ -11,7 +11,6 @@
 
 namespace tether::os {
 
-
 using Pid = std::int64_t;
 
 enum class RunState { Running, Stopped, Zombie, Unknown }; // Running includes sleeping / waiting

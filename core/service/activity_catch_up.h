@@ -32,7 +32,7 @@ class ActivityCatchUp : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        std::function<qint64()> wallClock;    // epoch ms; default the system clock
+        std::function<qint64()> wallClock; // epoch ms; default the system clock
         qint64 maxBodyBytes = 8 * 1024 * 1024;
         int requestTimeoutMs = 5000;
         int maxDirectories = 16;

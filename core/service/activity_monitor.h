@@ -23,7 +23,7 @@ class ActivityMonitor : public QObject {
     Q_OBJECT
 public:
     struct Config {
-        std::function<qint64()> clock;        // monotonic ms, the supervisor's; default steady
+        std::function<qint64()> clock; // monotonic ms, the supervisor's; default steady
         // A completed tool part carries its whole output on one line: generous, but bounded.
         // The connection is read 64 KiB a turn (HttpExchange): a flood waits in the kernel's
         // socket buffer, not in Tether's memory.
@@ -86,7 +86,7 @@ private:
     QUrl url_;
     QByteArray authorization_;
     HttpExchange *stream_ = nullptr; // the stream's connection (its own: see connectNow)
-    SseParser parser_;             // the events in that body, bounded by the caps above
+    SseParser parser_;               // the events in that body, bounded by the caps above
     QTimer retry_;
     QTimer firstEvent_; // the deadline of a new connection's first event
     ActivityCatchUp catchUp_;
