@@ -30,12 +30,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QPixmap>
 #include <QProcess>
 #include <QScreen>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QThread>
+
+#include <algorithm>
 
 #include <arpa/inet.h>
 #include <chrono>
@@ -91,6 +94,107 @@ Usage sample(qint64 pid) {
             if (l.startsWith("VmRSS:")) u.rssKiB = l.mid(6).trimmed().split(' ').first().toDouble();
     u.wakeups = voluntarySwitches(pid);
     return u;
+}
+
+// What else the machine did over the window, to read a failed guard by: the threads of each
+// measured process (run time and wake-ups), the whole machine's busy and stolen time from
+// /proc/stat, and the processes that used the most CPU beside the measured ones.
+struct ThreadUse {
+    QString name;
+    double ms = 0, wakeups = 0;
+};
+QMap<QString, ThreadUse> threads(qint64 pid) {
+    QMap<QString, ThreadUse> out;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        ThreadUse t;
+        QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+        if (comm.open(QIODevice::ReadOnly)) t.name = QString::fromUtf8(comm.readAll().trimmed());
+        QFile st(tasks.filePath(tid + QStringLiteral("/schedstat")));
+        if (st.open(QIODevice::ReadOnly)) t.ms = st.readAll().split(' ').first().toDouble() / 1e6;
+        QFile status(tasks.filePath(tid + QStringLiteral("/status")));
+        if (status.open(QIODevice::ReadOnly))
+            for (const QByteArray &l : status.readAll().split('\n'))
+                if (l.startsWith("voluntary_ctxt_switches:"))
+                    t.wakeups = l.mid(24).trimmed().toDouble();
+        out.insert(tid, t);
+    }
+    return out;
+}
+struct MachineUse {
+    double busyMs = 0, stealMs = 0;
+    int processes = 0, zombies = 0;
+    QMap<qint64, QPair<QString, double>> perProcessMs; // pid -> (name, utime+stime ms)
+};
+MachineUse machine() {
+    MachineUse m;
+    const double tick = 1000.0 / double(sysconf(_SC_CLK_TCK));
+    QFile stat(QStringLiteral("/proc/stat"));
+    if (stat.open(QIODevice::ReadOnly)) {
+        // cpu user nice system idle iowait irq softirq steal ...
+        const QList<QByteArray> f = stat.readLine().simplified().split(' ');
+        if (f.size() > 8) {
+            for (int i : {1, 2, 3, 6, 7})
+                m.busyMs += f[i].toDouble() * tick;
+            m.stealMs = f[8].toDouble() * tick;
+        }
+    }
+    const QDir proc(QStringLiteral("/proc"));
+    for (const QString &pid : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool isPid = false;
+        const qint64 n = pid.toLongLong(&isPid);
+        if (!isPid) continue;
+        QFile f(proc.filePath(pid + QStringLiteral("/stat")));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QByteArray line = f.readAll();
+        const int open = line.indexOf('('), close = line.lastIndexOf(')');
+        if (open < 0 || close < open) continue;
+        const QList<QByteArray> rest = line.mid(close + 2).split(' ');
+        ++m.processes;
+        if (!rest.isEmpty() && rest[0] == "Z") ++m.zombies;
+        if (rest.size() > 12)
+            m.perProcessMs.insert(n, {QString::fromUtf8(line.mid(open + 1, close - open - 1)),
+                                      (rest[11].toDouble() + rest[12].toDouble()) * tick});
+    }
+    return m;
+}
+void printWindow(const char *name, const QList<QPair<QString, qint64>> &measured,
+                 const QList<QMap<QString, ThreadUse>> &before,
+                 const QList<QMap<QString, ThreadUse>> &after, const MachineUse &m0,
+                 const MachineUse &m1, double seconds) {
+    const double perMin = 60.0 / seconds;
+    for (int k = 0; k < measured.size(); ++k) {
+        QStringList parts;
+        for (auto it = after[k].cbegin(); it != after[k].cend(); ++it) {
+            const ThreadUse was = before[k].value(it.key());
+            const double ms = it->ms - was.ms, w = it->wakeups - was.wakeups;
+            if (ms < 0.05 && w < 0.5) continue;
+            parts << QStringLiteral("%1 %2 ms/min %3 wake-ups/min")
+                         .arg(it->name)
+                         .arg(ms * perMin, 0, 'f', 1)
+                         .arg(w * perMin, 0, 'f', 1);
+        }
+        std::printf("%-9s window: %s threads: %s\n", name, qPrintable(measured[k].first),
+                    qPrintable(parts.join(QStringLiteral("; "))));
+    }
+    QList<QPair<double, QString>> others;
+    for (auto it = m1.perProcessMs.cbegin(); it != m1.perProcessMs.cend(); ++it) {
+        const auto was = m0.perProcessMs.value(it.key(), {it->first, 0.0});
+        const double ms = it->second - was.second;
+        if (ms >= 10) others.append({ms, QStringLiteral("%1 (%2)").arg(it->first).arg(it.key())});
+    }
+    std::sort(others.begin(), others.end(), [](auto &a, auto &b) { return a.first > b.first; });
+    QStringList top;
+    for (int i = 0; i < others.size() && i < 5; ++i)
+        top << QStringLiteral("%1 %2 ms/min")
+                   .arg(others[i].second)
+                   .arg(others[i].first * perMin, 0, 'f', 0);
+    std::printf("%-9s window: the machine %.0f ms/min busy (of %ld cores), %.0f ms/min stolen by "
+                "the host; %d processes (%d zombies); most CPU: %s\n",
+                name, (m1.busyMs - m0.busyMs) * perMin, sysconf(_SC_NPROCESSORS_ONLN),
+                (m1.stealMs - m0.stealMs) * perMin, m1.processes, m1.zombies,
+                qPrintable(top.isEmpty() ? QStringLiteral("none over 10 ms")
+                                         : top.join(QStringLiteral(", "))));
 }
 
 // The tray host's area (scripts/bench.sh: trayer at the top right, BENCH_TRAY_W x BENCH_TRAY_H).
@@ -316,6 +420,10 @@ bool run(const QString &name, int idleS, bool check) {
                                 floorProc.processId()};
         Usage u0[3], u1[3];
         double rss[3] = {0, 0, 0};
+        QList<QMap<QString, ThreadUse>> t0, t1;
+        for (int k = 0; k < 2; ++k)
+            t0.append(threads(pids[k]));
+        const MachineUse m0 = machine();
         for (int k = 0; k < 3; ++k)
             u0[k] = sample(pids[k]);
         BareProber bare(headless.port);
@@ -328,6 +436,12 @@ bool run(const QString &name, int idleS, bool check) {
             u1[k] = sample(pids[k]);
             rss[k] /= idleS;
         }
+        const MachineUse m1 = machine();
+        for (int k = 0; k < 2; ++k)
+            t1.append(threads(pids[k]));
+        printWindow(qPrintable(name),
+                    {{QStringLiteral("tray"), pids[0]}, {QStringLiteral("headless"), pids[1]}}, t0,
+                    t1, m0, m1, idleS);
         const double perMin = 60.0 / idleS;
         const double floorRss = rss[2];
         bare.stop();
