@@ -256,6 +256,18 @@ constexpr Ms kSuccessorLookMs = 250;
 // that stopped it removes the file once its poll sees the pid gone and reaped.
 constexpr Ms kUnregisterWaitMs = 1000;
 
+// The owner service.json names, as a tracked service.
+TrackedService trackedOwner(const ManagedFacts &m) {
+    TrackedService t;
+    t.id = m.process;
+    t.pgid = m.pgid;
+    t.port = m.port;
+    t.password = m.password;
+    t.managedId = m.id;
+    t.external = !m.launchedByUs;
+    return t;
+}
+
 // One step in progress: the state being changed, the commands issued so far.
 class Machine {
 public:
@@ -523,7 +535,10 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
     if (m.verdict != V::Wait) s_.waitingSince.reset();
     // Another client's terminate() removes the file only after it sees the pid gone (its poll,
     // 50 ms): Gone right after the owner's exit may still be that stop, not a crash.
-    const bool exitedOwner = !s_.exitPending.empty() && s_.svc && s_.svc->managedId == m.id;
+    // The file may name it before Tether saw it register (its watch runs every 50 ms then).
+    const bool exitedOwner = !s_.exitPending.empty() && s_.svc &&
+                             (s_.svc->managedId == m.id ||
+                              (s_.svc->managedId.empty() && m.process.pid == s_.svc->id.pid));
     if (m.verdict != V::None && !(m.verdict == V::Gone && exitedOwner)) s_.successorSince.reset();
     switch (m.verdict) {
     case V::None:
@@ -635,6 +650,21 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
 }
 
 void Machine::decideLaunch(const PortFacts &port) {
+    if (std::exchange(s_.relaunchAfterReplaced, false)) {
+        // Else an owner that registers first and then vanishes, again and again, would have
+        // Tether relaunch without end.
+        s_.budget = recordFailure(s_.budget, now_, timings());
+        if (decideRestart(s_.budget, now_, timings()).giveUp) {
+            fail("gave up after " +
+                     countOf((long long)s_.budget.failures.size(), "failed or replaced launch",
+                             "failed or replaced launches") +
+                     " within " + durationWords(timings().burstWindowMs),
+                 NoticeKind::GaveUp,
+                 "It failed to start, or another program's service took its place and went "
+                 "away, too often. Start it from the tray menu once the cause is fixed.");
+            return;
+        }
+    }
     const std::string p = std::to_string(s_.launchPort);
     if (s_.launchPort == 0) { // the service's own choice, unknown here: it says where it went
         s_.phase = Phase::Launching;
@@ -683,6 +713,7 @@ void Machine::decideLaunch(const PortFacts &port) {
 
 void Machine::adopt(const TrackedService &svc, const std::string &version,
                     const std::string &reason) {
+    s_.relaunchAfterReplaced = false; // no launch: an owner is followed
     s_.svc = svc;
     s_.phase = Phase::Starting;
     s_.responding = true;
@@ -1145,11 +1176,37 @@ void Machine::on(const Verified &v) {
     }
     // opencode 2.x: a service that service.json no longer names leaves by itself (its re-read
     // of the file); another client registered since Tether last looked. Never signalled.
-    if (identity == IdentityCheck::Match && v.managed && !svc.managedId.empty() &&
+    // Tether's own child that stopped answering (frozen, hung) cannot leave by itself: it is
+    // ended as any hung child of Tether's, through the checks below.
+    const bool ownHungChild = svc.ourChild && !s_.responding;
+    if (identity == IdentityCheck::Match && v.managed && !svc.managedId.empty() && !ownHungChild &&
         v.managed->verdict != ManagedFacts::Verdict::Unknown && v.managed->id != svc.managedId) {
         s_.refusedSince.reset();
+        // The person's Stop (or quit-and-stop) means the service, not one pid: when the file
+        // now names another live owner, that one is what other clients use, so it is the one
+        // verified and stopped; the old one leaves by itself, unsignalled.
+        if (s_.stopCause == StopCause::User && v.managed->verdict == ManagedFacts::Verdict::Adopt &&
+            v.managed->process.pid != svc.id.pid) {
+            const ManagedFacts &m = *v.managed;
+            log(pidText(svc.id.pid) +
+                " is no longer named by service.json: not signalled, it "
+                "leaves by itself; stopping " +
+                pidText(m.process.pid) + " (" + m.id + "), which the file names now");
+            const TrackedService next = trackedOwner(m);
+            s_.svc = next;
+            emit(Verify{next.id, next.port});
+            return;
+        }
         log(pidText(svc.id.pid) + " is no longer named by service.json: not signalled, it leaves "
                                   "by itself");
+        runPlan(false, false);
+        return;
+    }
+    // Another owner replaced one that Tether did not launch: it is not Tether's to signal.
+    if (identity == IdentityCheck::Match && s_.stopCause == StopCause::Replaced && !svc.ourChild) {
+        s_.refusedSince.reset();
+        log(pidText(svc.id.pid) + " was replaced in service.json: not signalled, it leaves by "
+                                  "itself");
         runPlan(false, false);
         return;
     }
@@ -1230,6 +1287,7 @@ void Machine::on(const StopPlanDone &d) {
     // opencode's own stop removes service.json once the process is gone, if it still names
     // it; one that was left running keeps its registration (without it, it would leave).
     const std::string managedId = s_.svc ? s_.svc->managedId : std::string();
+    s_.relaunchAfterReplaced = s_.stopCause == StopCause::Replaced && s_.svc && s_.svc->ourChild;
     forget();
     emit(DropRegistration{});
     if (!managedId.empty() && s_.leftRunning.empty()) emit(DropRegistration{false, managedId});
@@ -1350,6 +1408,7 @@ void Machine::on(const ManagedRegistrationChanged &c) {
         // before. It was never Tether's to stop, so it is followed as it is.
         s_.want = Want::Running;
         s_.budget = {};
+        s_.relaunchAfterReplaced = false;
         s_.failure.clear();
         log("another program started the service (" + pidText(m.process.pid) + ", " + m.id +
             "): following it");
@@ -1387,21 +1446,16 @@ void Machine::on(const ManagedRegistrationChanged &c) {
                                            ", registered first: the launch is not needed");
         return;
     }
-    log("service.json now names " + pidText(m.process.pid) + " (" + m.id +
-        "): following the new owner; " + pidText(svc.id.pid) + " is left to shut itself down");
-    forget(); // no signal: the old service sees the file and leaves by itself
-    followOther(m, "following the new owner " + pidText(m.process.pid));
+    // The old owner may have died with no exit seen yet (the kernel's notice and the probes lag
+    // the file), and what a dead owner left (its MCP servers) is Tether's to clean. Looked at
+    // first, never signalled unless it is Tether's own hung child (on(Verified)); the start
+    // after it follows the owner the file names.
+    beginStop(StopCause::Replaced, "service.json now names " + pidText(m.process.pid) +
+                                       ": looking at what " + pidText(svc.id.pid) + " left");
 }
 
 void Machine::followOther(const ManagedFacts &m, const std::string &reason) {
-    TrackedService next;
-    next.id = m.process;
-    next.pgid = m.pgid;
-    next.port = m.port;
-    next.password = m.password;
-    next.managedId = m.id;
-    next.external = !m.launchedByUs;
-    adopt(next, m.version, reason);
+    adopt(trackedOwner(m), m.version, reason);
 }
 
 // ---- The person's requests --------------------------------------------------------------------
@@ -1413,6 +1467,7 @@ void Machine::on(const StartRequested &) {
     switch (s_.phase) {
     case Phase::Idle:
         s_.budget = {}; // an explicit start gets a fresh budget
+        s_.relaunchAfterReplaced = false;
         beginStart();
         return;
     case Phase::BackingOff:
@@ -1469,6 +1524,7 @@ void Machine::on(const RestartRequested &) {
     if (s_.phase == Phase::Released || leaving()) return;
     s_.want = Want::Running;
     s_.budget = {};
+    s_.relaunchAfterReplaced = false;
     switch (s_.phase) {
     case Phase::Starting:
     case Phase::Running:

@@ -195,6 +195,9 @@ struct SupervisionState {
 
     StopCause stopCause = StopCause::User;
     bool noticeOnHealthy = false; // a replacement is on its way: say so once it is healthy
+    // Tether's own launch was stopped because another owner registered first: a launch after
+    // it (that owner gone in between) is an automatic relaunch, spent from the budget.
+    bool relaunchAfterReplaced = false;
     int restarts = 0;
     Ms lastAnswerLatency = -1;
     std::string reason;      // why the last transition happened, for the log and the UI

@@ -214,12 +214,17 @@ void Supervisor::lookAtManagedRegistration() {
     QByteArray content; // a FIFO in its place must not block: read as storage reads
     storage::readSmallFile(ports_->registrations.managedPath(), kManagedRegistrationMaxBytes,
                            &content, nullptr);
-    if (content == managedStamp_) return; // unchanged: nothing to judge
-    managedStamp_ = content;
+    const std::string stamp = content.toStdString();
+    if (!managedWatch_.needsJudging(stamp)) return; // unchanged and judged: nothing to do
     const ManagedRegistrationRead read = parseManagedRegistration(content);
-    if (read.status != ManagedRegistrationRead::Status::Ok) return;
-    feed(policy::ManagedRegistrationChanged{
-        judgeManagedRegistration(read, ports_->registrations.launchedPid())});
+    if (read.status != ManagedRegistrationRead::Status::Ok) {
+        managedWatch_.judged(stamp, policy::ManagedFacts::Verdict::Invalid);
+        return;
+    }
+    const policy::ManagedFacts facts =
+        judgeManagedRegistration(read, ports_->registrations.launchedPid());
+    managedWatch_.judged(stamp, facts.verdict);
+    feed(policy::ManagedRegistrationChanged{facts});
 }
 
 Supervisor::~Supervisor() {
@@ -617,22 +622,15 @@ void Supervisor::watchAdoptedExit() {
 }
 
 void Supervisor::watchManagedRegistration() {
-    const policy::SupervisionState &s = exec_->state();
-    const bool tracking =
-        s.svc && (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
     // Stopped or Failed: another client's ensure() may start a service, which is shown (and
     // followed) rather than Tether saying "stopped" while it runs.
-    const bool idle = s.phase == policy::Phase::Idle && !s.quitting;
-    if (!config_.profile.selfRegistering || !(tracking || idle)) {
+    const int every = int(supervision::managedWatchEvery(
+        exec_->state(), config_.profile.selfRegistering, config_.settings.timings.probeIntervalMs));
+    if (every == 0) {
         managedTimer_.stop();
-        managedStamp_.clear();
+        managedWatch_.forget();
         return;
     }
-    // Until the service Tether launched registers, often; then on the probe cadence.
-    const int every =
-        tracking && s.svc->managedId.empty() && s.svc->ourChild
-            ? 50
-            : int(std::min<Ms>(config_.settings.timings.probeIntervalMs, tracking ? 500 : 5000));
     if (!managedTimer_.isActive() || managedTimer_.interval() != every) managedTimer_.start(every);
 }
 

@@ -14,6 +14,7 @@
 #include "service/profile.h"
 #include "service/status.h"
 #include "settings/settings.h"
+#include "supervision/managed_watch.h"
 
 #include <QObject>
 #include <QTimer>
@@ -136,8 +137,8 @@ private:
     std::unique_ptr<ExitNotifier> exitNotifier_;
     os::Identity watched_;
     QTimer aliveTimer_;
-    QTimer managedTimer_;     // opencode 2.x: service.json, on a cadence
-    QByteArray managedStamp_; // the last content seen of service.json
+    QTimer managedTimer_;                    // opencode 2.x: service.json, on a cadence
+    supervision::ManagedWatch managedWatch_; // what the last look at service.json judged
     std::unique_ptr<ActivityMonitor> activity_;
     QTimer activityTick_; // while a tool runs: its "for N s" grows on every surface
     std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)

@@ -73,6 +73,16 @@ MachineDriver started(const SupervisionConfig &c) {
     return d;
 }
 
+// Right after an owner's exit, a file that names it may still be another client's stop, which
+// removes it within a second (the policy waits): looked at again until that time is over.
+void stillNamedOnceTheWaitIsOver(MachineDriver &d, const StartupFacts &f) {
+    d.feed(f);
+    for (int i = 0; i < 20 && d.s.phase == Phase::Resolving; ++i) {
+        d.advanceTo(d.now + 250);
+        d.feed(f);
+    }
+}
+
 MachineDriver healthy(const SupervisionConfig &c) {
     MachineDriver d = started(c);
     d.advanceTo(100);
@@ -145,7 +155,7 @@ std::vector<Situation> situations(const SupervisionConfig &c) {
              if (c.selfRegistering) { // the file still names the dead pid: a crash
                  StartupFacts f;
                  f.managed = owner(kService, "a", ManagedFacts::Verdict::Gone);
-                 d.feed(f);
+                 stillNamedOnceTheWaitIsOver(d, f);
              }
              return d;
          }},
@@ -156,7 +166,7 @@ std::vector<Situation> situations(const SupervisionConfig &c) {
              if (c.selfRegistering) {
                  StartupFacts f;
                  f.managed = owner(kService, "a", ManagedFacts::Verdict::Gone);
-                 d.feed(f);
+                 stillNamedOnceTheWaitIsOver(d, f);
              }
              d.feed(StopPlanDone{});
              return d;

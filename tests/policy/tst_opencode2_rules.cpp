@@ -507,6 +507,167 @@ private slots:
         QCOMPARE(name(d.display()), name(State::Stopped));
     }
 
+    // Found by the model (issue 24, seed 201): a quit-and-stop while another owner has
+    // registered over the service Tether follows. The verification saw the followed one no
+    // longer named and left it (it leaves by itself), and Tether said "stopped" while the
+    // service the file names, the one every client uses, kept running. The person's stop means
+    // the service: the owner named now is verified and stopped, the old one is not signalled.
+    void aPersonsStopStopsTheOwnerTheFileNamesNow() {
+        Driver d = adopted();
+        d.feed(QuitRequested{true});
+        QVERIFY(!d.take<Verify>().empty());
+        const ManagedFacts now = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.feed(Verified{1,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                        {},
+                        now});
+        QVERIFY(d.take<RunStopPlan>().empty()); // pid 4242 is not signalled
+        const std::vector<Verify> next = d.take<Verify>();
+        QCOMPARE(next.size(), std::size_t(1));
+        QCOMPARE(next[0].id.pid, 7100);
+        d.feed(Verified{2,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{7100, Family::V4, false, {}}}},
+                        {},
+                        now});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 7100);
+        QVERIFY(plans[0].plan.terminate);
+        // A restart is not a stop of the service: the old one is left, the new one followed.
+        Driver r = adopted();
+        r.feed(RestartRequested{});
+        r.take<Verify>();
+        r.feed(Verified{1,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                        {},
+                        now});
+        QVERIFY(r.take<Verify>().empty());
+        const std::vector<RunStopPlan> left = r.take<RunStopPlan>();
+        QCOMPARE(left.size(), std::size_t(1));
+        QVERIFY(!left[0].plan.terminate);
+    }
+
+    // Found by the model (issue 24, seeds 237 and 240059): the owner Tether followed died (a
+    // crash, or an exit whose notice had not come yet) and another client's service registered
+    // before Tether saw the death. Tether followed the new owner at once and forgot the old one:
+    // its MCP servers were never swept. The old owner is now looked at first.
+    void aNewOwnerIsFollowedOnlyAfterWhatTheOldOneLeftIsCleaned() {
+        Driver d = adopted();
+        const ManagedFacts next = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.feed(ManagedRegistrationChanged{next});
+        const std::vector<Verify> looks = d.take<Verify>();
+        QCOMPARE(looks.size(), std::size_t(1));
+        QCOMPARE(looks[0].id.pid, 4242);
+        d.feed(Verified{1, Liveness::Gone, false, PortFacts{true, {}}, {}, next});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QVERIFY(!plans[0].plan.terminate);
+        QVERIFY(plans[0].plan.orphans); // the ledger's MCP servers of pid 4242 go
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty());
+        StartupFacts f;
+        f.managed = next;
+        d.feed(f);
+        QCOMPARE(d.s.svc->id.pid, 7100);
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        QVERIFY(d.s.budget.failures.empty());
+        // Alive: not signalled, and followed the same way.
+        Driver a = adopted();
+        a.feed(ManagedRegistrationChanged{next});
+        a.take<Verify>();
+        a.feed(Verified{1,
+                        Liveness::Alive,
+                        false,
+                        PortFacts{true, {Listener{4242, Family::V4, false, {}}}},
+                        {},
+                        next});
+        const std::vector<RunStopPlan> alive = a.take<RunStopPlan>();
+        QCOMPARE(alive.size(), std::size_t(1));
+        QVERIFY(!alive[0].plan.terminate);
+        QVERIFY(!alive[0].plan.group);
+    }
+
+    // Found by the model (issue 24, seed 240028): Tether's own launch froze and another
+    // client's service registered over it; "it leaves by itself" cannot happen while it is
+    // stopped, and after the person's Stop it still ran. Tether's own child that no longer
+    // answers is ended as any hung child of Tether's.
+    void ownHungChildReplacedInTheFileIsEnded() {
+        Driver d = launched();
+        d.feed(ManagedRegistrationChanged{
+            registered({5000, 900}, "33333333-3333-3333-3333-333333333333", true)});
+        d.answer(true, Boot::Ready);
+        d.s.responding = false; // it froze: the probes time out
+        const ManagedFacts next = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.feed(ManagedRegistrationChanged{next});
+        QVERIFY(!d.take<Verify>().empty());
+        d.feed(Verified{1,
+                        Liveness::Alive,
+                        true,
+                        PortFacts{true, {Listener{5000, Family::V4, false, {}}}},
+                        {},
+                        next});
+        const std::vector<RunStopPlan> plans = d.take<RunStopPlan>();
+        QCOMPARE(plans.size(), std::size_t(1));
+        QCOMPARE(plans[0].plan.service.pid, 5000);
+        QVERIFY(plans[0].plan.terminate);
+    }
+
+    // Found by the model (issue 24, seed 424): the file named Tether's launch before Tether saw
+    // it register; another client's version replacement TERMed it, and Tether, told of the exit
+    // first, read the file still naming the dead pid and called it a crash. It now waits for
+    // the file's removal as it does for an owner it saw register.
+    void anUnregisteredLaunchThatExitsStillNamedIsWaitedForLikeAnyOwner() {
+        Driver d = launched();
+        d.take<Notify>();
+        d.feed(Exited{{5000, 900}, "pid 5000 exited"});
+        StartupFacts f;
+        f.managed = registered({5000, 900}, "33333333-3333-3333-3333-333333333333", true);
+        f.managed.verdict = ManagedFacts::Verdict::Gone;
+        d.feed(f);
+        QVERIFY(!d.noticed(NoticeKind::Crashed));
+        QCOMPARE(name(d.s.phase == Phase::Resolving ? State::Starting : d.display()),
+                 name(State::Starting));
+        d.lookAgainUntil(d.now + 1000, f); // still named a second later: a crash after all
+        QVERIFY(d.noticed(NoticeKind::Crashed));
+    }
+
+    // Found by the model (issue 24, seed 136): Tether's launch stopped because another
+    // client's service registered first, and that service then went away: the launch after it
+    // was free of the restart budget, so an owner that registers and vanishes again and again
+    // would have Tether relaunch without end. It is spent from the budget like a failed start.
+    void aLaunchAfterAReplacedOneIsSpentFromTheBudget() {
+        Driver d = launched();
+        const ManagedFacts other = registered({7100, 5}, "22222222-2222-2222-2222-222222222222");
+        d.feed(ManagedRegistrationChanged{other});
+        d.take<Verify>();
+        d.feed(Verified{1, Liveness::Alive, true, PortFacts{true, {}}, {}, other});
+        d.take<RunStopPlan>();
+        d.feed(StopPlanDone{});
+        QVERIFY(!d.take<GatherStartupFacts>().empty());
+        QVERIFY(d.s.budget.failures.empty());
+        d.feed(freePort()); // the other one is gone: nothing registered
+        QCOMPARE(d.take<Launch>().size(), std::size_t(1));
+        QCOMPARE(d.s.budget.failures.size(), std::size_t(1));
+        // Followed instead of launching: nothing spent.
+        Driver f = launched();
+        f.feed(ManagedRegistrationChanged{other});
+        f.take<Verify>();
+        f.feed(Verified{1, Liveness::Alive, true, PortFacts{true, {}}, {}, other});
+        f.take<RunStopPlan>();
+        f.feed(StopPlanDone{});
+        StartupFacts named;
+        named.managed = other;
+        f.feed(named);
+        QVERIFY(f.take<Launch>().empty());
+        QVERIFY(f.s.budget.failures.empty());
+    }
+
     // The port is the service's own choice: when Tether cannot know it (a channel whose port
     // is a hash of its name), it launches without checking and learns it from the file.
     void anUnknownPortIsNotCheckedBeforeTheLaunch() {

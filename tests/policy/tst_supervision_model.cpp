@@ -159,9 +159,10 @@ void TestSupervisionModel::randomSequences() {
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t steps = 0, seed = first;
     for (; steps < want; ++seed) {
-        // TETHER_MODEL_OPENCODE2=1: a third of the seeds run the 2.x profile beside ensure().
-        sim::WorldOptions o =
-            sim::modelOptions(seed, qEnvironmentVariableIsSet("TETHER_MODEL_OPENCODE2"));
+        // A third of the seeds run the opencode 2.x profile beside another client's ensure()
+        // (TETHER_MODEL_OPENCODE2=0: 1.x worlds only, to tell a finding's side).
+        sim::WorldOptions o = sim::modelOptions(
+            seed, qEnvironmentVariable("TETHER_MODEL_OPENCODE2") != QLatin1String("0"));
         o.ignore = ignore;
         const std::vector<Action> actions = sim::randomActions(seed, perSeed);
         const sim::RunResult r = sim::replay(seed, actions, o);

@@ -743,13 +743,22 @@ void World::feed(const policy::Event &e) {
         log_.push_back("step " + std::to_string(steps_) + " @" + std::to_string(execNow()) + " " +
                        policy::eventName(e) + " [" + policy::toString(before.phase) + "]");
     exec_->feed(e);
+    // The shell looks again at its watch after every step (Supervisor::refreshStatus): a phase that
+    // is not watched forgets what the file said, so the next watched phase judges it afresh.
+    if (opt_.opencode2 &&
+        supervision::managedWatchEvery(exec_->state(), true, opt_.timings.probeIntervalMs) == 0)
+        managedWatch_.forget();
     // [replacement-crash]: another client replaced the service Tether followed; no budget spent
     // (unless what replaced it died by itself before Tether could follow it).
     // A client that stopped it and whose own successor never registered (its contender lost the
     // port, or it gave up) replaced nothing: Tether restarting it then is no mistake.
     const bool successorRegistered = managed_.present && managed_.process != trackedBefore;
+    // Tether's own terminating stop of it (a recovery, an update it was opted in to), decided at
+    // the same time as the client's, is Tether's to count: the kill and replacement invariants
+    // judge those decisions.
+    const bool ownStop = plan_.run.plan.service == trackedBefore && plan_.run.plan.terminate;
     if (exec_ && exec_->state().budget.failures.size() > failuresBefore && trackedBefore.pid &&
-        !successorDied_ && successorRegistered) {
+        !successorDied_ && successorRegistered && !ownStop) {
         for (const ServiceRec &rec : services_)
             if (rec.id == trackedBefore && rec.replacedByClient)
                 fail("[replacement-crash] pid " + std::to_string(rec.id.pid) +
@@ -864,7 +873,7 @@ void World::launchTether() {
     newStopSequence();
     exec_ = std::make_unique<supervision::Executor>(config_, ports, [this] { return execNow(); });
     shown_ = exec_->display();
-    managedFed_ = 0;
+    managedWatch_.forget();
     // Supervisor's first look at service.json comes before anything the person asks.
     if (opt_.opencode2) managedPoll();
 }
@@ -1150,7 +1159,12 @@ void World::checkSignal(const SignalRecord &r, const Proc &p) {
         return;
     }
     const policy::StopPlan *plan = plan_.open ? &plan_.run.plan : nullptr;
-    if (p.role == Role::Service && opt_.opencode2 && !named(p) &&
+    // Judged when the stop was decided: a service that leaves service.json on TERM (as 2.x's
+    // does) is still the one a verified stop goes on to KILL after its grace, as opencode's own
+    // stop does (packages/client/src/effect/service.ts: TERM, 5 s, KILL, no second read).
+    const bool decidedOnOurs = plan && plan_.serviceOursAtOpen && plan->service.pid == p.pid &&
+                               plan->service.startTime == p.start;
+    if (p.role == Role::Service && opt_.opencode2 && !named(p) && !decidedOnOurs &&
         std::find(myChildren_.begin(), myChildren_.end(), p.start) == myChildren_.end()) {
         fail("[signal-unregistered] " + who +
              ": neither what service.json names nor Tether's child" +
@@ -1286,6 +1300,7 @@ void World::launch(int port) {
             fail("[budget] " + std::to_string(recent) + " automatic relaunches within " +
                  std::to_string(span) + " ms (burst " + std::to_string(t.burst) + ")");
     }
+    lastLaunchAsked_ = userAskedLaunch_;
     userAskedLaunch_ = false;
     ++launches_;
     if (spec_.launchFails) {
@@ -1415,6 +1430,10 @@ void World::drop(bool) {
 void World::registerService(Proc &p) {
     if (p.lineage < 0) return;
     ServiceRec &rec = services_[std::size_t(p.lineage)];
+    if (managed_.present && managed_.process.pid != p.pid)
+        if (Proc *before = proc(managed_.process.pid);
+            before && before->start == managed_.process.startTime)
+            before->replaced = true; // its next re-read of the file shuts it down
     rec.managedId = "r" + std::to_string(++registrations_);
     managed_ = Managed{true,         rec.managedId, {p.pid, p.start}, p.port,
                        rec.password, rec.version,   startCounter_,    registrations_};
@@ -1490,27 +1509,25 @@ int World::launchPort(int configured) {
 
 // Supervisor::watchManagedRegistration: while tracking, or stopped (another client may start
 // it); a changed file is judged and fed.
-bool World::watchingManaged() const {
-    const auto &s = exec_->state();
-    const bool tracking = s.svc && (s.phase == Phase::Starting || s.phase == Phase::Running);
-    return tracking || (s.phase == Phase::Idle && !s.quitting);
-}
-
 void World::managedPoll() {
-    const auto &s = exec_->state();
-    const bool tracking = s.svc && (s.phase == Phase::Starting || s.phase == Phase::Running);
-    const Ms every = tracking && s.svc->managedId.empty() && s.svc->ourChild
-                         ? 50
-                         : std::min<Ms>(opt_.timings.probeIntervalMs, tracking ? 500 : 5000);
-    push(execQ_, now_ + every, KManagedPoll);
-    if (!watchingManaged()) {
-        managedFed_ = 0;
+    // The shell's watch (Supervisor::watchManagedRegistration, lookAtManagedRegistration) with
+    // the file's generation as its content.
+    const Ms every =
+        supervision::managedWatchEvery(exec_->state(), true, opt_.timings.probeIntervalMs);
+    push(execQ_, now_ + (every > 0 ? every : 50), KManagedPoll);
+    if (every == 0) {
+        managedWatch_.forget();
         return;
     }
-    if (managedFed_ == managedGen_) return;
-    managedFed_ = managedGen_;
-    if (!managed_.present) return;
-    feed(policy::ManagedRegistrationChanged{readManaged()});
+    const std::string stamp = std::to_string(managedGen_);
+    if (!managedWatch_.needsJudging(stamp)) return;
+    if (!managed_.present) {
+        managedWatch_.judged(stamp, policy::ManagedFacts::Verdict::Invalid);
+        return;
+    }
+    const policy::ManagedFacts facts = readManaged();
+    managedWatch_.judged(stamp, facts.verdict);
+    feed(policy::ManagedRegistrationChanged{facts});
 }
 
 void World::ensureStart(const Action &a) {
@@ -1738,8 +1755,22 @@ void World::run(const policy::RunStopPlan &r) {
                 fail(std::string("[fight-elsewhere] a ") + policy::toString(r.cause) +
                      " stop of pid " + std::to_string(rec.id.pid) +
                      ", which another client started after the Stop, without an ask of the person");
+    // Tether's own launch stopped because another owner registered first: the next launch
+    // still answers the ask that launch was for (the owner may be gone by then).
+    if (r.cause == policy::StopCause::Replaced &&
+        std::find(myChildren_.begin(), myChildren_.end(), plan.service.startTime) !=
+            myChildren_.end() &&
+        lastLaunchAsked_)
+        userAskedLaunch_ = true;
     plan_.run = r;
     plan_.open = true;
+    {
+        const Proc *target = proc(plan.service.pid);
+        plan_.serviceOursAtOpen =
+            target && target->start == plan.service.startTime &&
+            (named(*target) ||
+             std::find(myChildren_.begin(), myChildren_.end(), target->start) != myChildren_.end());
+    }
     plan_.done = {};
     ++planNo_;
     stopSequence_->run(r);
@@ -1886,6 +1917,7 @@ void World::quit(bool keep) {
     if (!exec_) return;
     const int intentBefore = intent_;
     const os::Identity trackedAtQuit = tracked_;
+    const std::uint64_t quitAt = startCounter_; // every process started before the quit
     settled_ = false;
     feed(policy::QuitRequested{!keep});
     settle(5000);
@@ -1911,10 +1943,24 @@ void World::quit(bool keep) {
         if (s.phase != Phase::Idle)
             fail("[quit-stop] a quit that stops the service settled in phase " +
                  std::string(policy::toString(s.phase)) + where);
+        // A 2.x service that another owner replaced in service.json shuts itself down at its
+        // next re-read of the file: Tether does not signal it, and stops the one named.
         const Proc *p = proc(trackedAtQuit.pid);
-        if (trackedAtQuit.startTime && p && p->start == trackedAtQuit.startTime && p->alive())
+        if (trackedAtQuit.startTime && p && p->start == trackedAtQuit.startTime && p->alive() &&
+            !(opt_.opencode2 && p->replaced && !named(*p)))
             fail("[quit-stop] pid " + std::to_string(p->pid) + " still runs after the quit" +
                  where);
+        // When it is, the owner the file named at the quit is the service the person meant.
+        // (Only while it still runs: after a death, a service another client started is
+        // theirs, as after a crash.)
+        const bool replaced = trackedAtQuit.startTime && p && p->start == trackedAtQuit.startTime &&
+                              p->alive() && p->replaced && !named(*p);
+        if (opt_.opencode2 && replaced && managed_.present) {
+            const Proc *n = proc(managed_.process.pid);
+            if (n && n->start == managed_.process.startTime && n->alive() && n->start <= quitAt)
+                fail("[quit-stop] pid " + std::to_string(n->pid) +
+                     ", which service.json names, still runs after the quit" + where);
+        }
     }
     endTether(true);
 }

@@ -13,6 +13,7 @@
 
 #include "policy/ledger_entry.h"
 #include "supervision/executor.h"
+#include "supervision/managed_watch.h"
 #include "supervision/stop_plan.h"
 #include "supervision/stop_sequence.h"
 
@@ -55,6 +56,7 @@ struct Proc {
     bool listenPending = false;
     bool exitWithParent = false; // MCP: exits on stdin EOF when its service dies
     Ms exitAt = -1;              // a scheduled exit
+    bool replaced = false;       // opencode 2.x: another owner registered over it; it shuts down
     bool alive() const { return role != Role::Free && state != os::RunState::Zombie; }
 };
 
@@ -381,10 +383,10 @@ private:
     void ensureTermStep(std::size_t index);
     Pid spawnContender();
     void managedPoll();
-    bool watchingManaged() const;
     void noteReplacement(bool byTether);
     Managed managed_;
-    std::uint64_t managedGen_ = 1, managedFed_ = 0;
+    std::uint64_t managedGen_ = 1;
+    supervision::ManagedWatch managedWatch_; // the shell's watch of service.json
     int registrations_ = 0, contenders_ = 0;
     EnsureClient ensure_;
     std::vector<Termination> terminations_;
@@ -438,6 +440,9 @@ private:
         policy::RunStopPlan run;
         policy::StopPlanDone done; // what the sequence reported, fed after runnerDoneDelay
         bool open = false;
+        // The plan's service was what service.json named, or Tether's child, when the plan was
+        // issued: the decision to stop it was Tether's to make ([signal-unregistered]).
+        bool serviceOursAtOpen = false;
     };
     PlanRun plan_;
     std::uint64_t planNo_ = 0;
@@ -474,8 +479,9 @@ private:
     std::vector<Pid> possible_;
     std::vector<Ms> autoLaunchesE_; // launches not asked for by the person, since the last ask
     bool userAskedLaunch_ = true;
-    int intent_ = 0;             // 0 none, 1 start, 2 stop
-    os::Identity trackedAtStop_; // the service Tether tracked when the stop was asked
+    bool lastLaunchAsked_ = true; // the last launch answered a person's ask
+    int intent_ = 0;              // 0 none, 1 start, 2 stop
+    os::Identity trackedAtStop_;  // the service Tether tracked when the stop was asked
     std::vector<std::string> log_;
     std::vector<std::string> notices_;
     policy::State shown_ = policy::State::Stopped;
