@@ -72,25 +72,26 @@ bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t) {
     return firedAt - dueAt > threshold || dueAt - firedAt > threshold;
 }
 
-KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs) {
+KillVerdict decideKill(Liveness identity, PortHolder port, bool startedByUs) {
     switch (identity) {
-    case IdentityCheck::Unknown:
+    case Liveness::Unknown:
         return KillVerdict::Refuse;
-    case IdentityCheck::Gone:
-    case IdentityCheck::Different:
+    case Liveness::Gone:
+    case Liveness::Different:
         return KillVerdict::DropStale;
-    case IdentityCheck::Match:
+    case Liveness::Alive:
         break;
     }
     // Our own running child is identified by the launcher; the port adds nothing to that.
     if (startedByUs) return KillVerdict::Proceed;
     switch (port) {
-    case PortCheck::OwnedByService:
+    case PortHolder::Service:
         return KillVerdict::Proceed;
-    case PortCheck::Unknown:
+    case PortHolder::Invisible:
+    case PortHolder::Unknown:
         return KillVerdict::Refuse;
-    case PortCheck::Free:
-    case PortCheck::OwnedByOther:
+    case PortHolder::Free:
+    case PortHolder::Other:
         return KillVerdict::DropStale; // alive, but not the service (rule 3): never signalled
     }
     return KillVerdict::Refuse;

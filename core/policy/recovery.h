@@ -74,8 +74,11 @@ Ms nextProbeAt(const RecoveryWindow &w, Ms sentAt, const Timings &t);
 bool isTimeGap(Ms dueAt, Ms firedAt, const Timings &t); // also: far earlier (clock set back)
 
 // ---- Identity and port checks before any signal (rules 2, 3 and 7) --------------------------
-enum class IdentityCheck { Match, Gone, Different, Unknown };
-enum class PortCheck { OwnedByService, Free, OwnedByOther, Unknown };
+// What a verification found of the pid (its start time against the one recorded).
+enum class Liveness { Alive, Gone, Different, Unknown };
+// Who holds the port, as seen from a service that wants to listen on `family` (loopback):
+// Invisible is an owner the tables do not name (another user's).
+enum class PortHolder { Free, Service, Other, Invisible, Unknown };
 
 enum class KillVerdict {
     Proceed,   // positively the service: graceful stop, grace, kill, group kill
@@ -84,7 +87,7 @@ enum class KillVerdict {
 };
 // startedByUs: Tether launched this process itself (it is its child), which identifies it
 // even when it has stopped listening.
-KillVerdict decideKill(IdentityCheck identity, PortCheck port, bool startedByUs);
+KillVerdict decideKill(Liveness identity, PortHolder port, bool startedByUs);
 
 // ---- Restarts: back-off and giving up (rule 4) ----------------------------------------------
 struct RestartBudget {

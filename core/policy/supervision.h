@@ -41,8 +41,6 @@ struct PortFacts {
     std::vector<Listener> listeners;
 };
 
-// Who holds the port, as seen from a service that wants to listen on `family` (loopback).
-enum class PortHolder { Free, Service, Other, Invisible, Unknown };
 // servicePid 0: nobody is the service (a launch is being considered).
 PortHolder portHolder(const PortFacts &facts, os::Pid servicePid, Family family);
 // Where the service itself listens, when the facts show it (else nullopt).
@@ -254,8 +252,6 @@ struct ProbeMissed {
     bool refused = false; // connection refused: nothing listens at that address
     std::string why;
 };
-
-enum class Liveness { Alive, Gone, Different, Unknown };
 
 // Tether's own registration of the service it started (1.x, custom, demo).
 struct RegistrationFacts {

@@ -102,8 +102,8 @@ private slots:
         QTest::addColumn<int>("port");
         QTest::addColumn<bool>("ours");
         QTest::addColumn<int>("verdict");
-        using I = IdentityCheck;
-        using P = PortCheck;
+        using I = Liveness;
+        using P = PortHolder;
         using K = KillVerdict;
         struct Row {
             const char *name;
@@ -113,17 +113,18 @@ private slots:
             K k;
         };
         const Row rows[] = {
-            {"verified owner of the port", I::Match, P::OwnedByService, false, K::Proceed},
-            {"our child, port free", I::Match, P::Free, true, K::Proceed},
-            {"adopted, not listening: not the service", I::Match, P::Free, false, K::DropStale},
-            {"adopted, other owns port: not the service", I::Match, P::OwnedByOther, false,
-             K::DropStale},
-            {"port table unreadable, our child", I::Match, P::Unknown, true, K::Proceed},
-            {"port table unreadable, adopted", I::Match, P::Unknown, false, K::Refuse},
+            {"verified owner of the port", I::Alive, P::Service, false, K::Proceed},
+            {"our child, port free", I::Alive, P::Free, true, K::Proceed},
+            {"adopted, not listening: not the service", I::Alive, P::Free, false, K::DropStale},
+            {"adopted, other owns port: not the service", I::Alive, P::Other, false, K::DropStale},
+            {"port table unreadable, our child", I::Alive, P::Unknown, true, K::Proceed},
+            {"port table unreadable, adopted", I::Alive, P::Unknown, false, K::Refuse},
+            {"port owner invisible (another user's), adopted", I::Alive, P::Invisible, false,
+             K::Refuse},
             {"pid gone", I::Gone, P::Free, true, K::DropStale},
-            {"pid reused", I::Different, P::OwnedByOther, false, K::DropStale},
-            {"pid reused, ours", I::Different, P::OwnedByService, true, K::DropStale},
-            {"identity unknown", I::Unknown, P::OwnedByService, true, K::Refuse},
+            {"pid reused", I::Different, P::Other, false, K::DropStale},
+            {"pid reused, ours", I::Different, P::Service, true, K::DropStale},
+            {"identity unknown", I::Unknown, P::Service, true, K::Refuse},
             {"identity unknown, port free", I::Unknown, P::Free, false, K::Refuse},
         };
         for (const Row &r : rows)
@@ -134,7 +135,7 @@ private slots:
         QFETCH(int, port);
         QFETCH(bool, ours);
         QFETCH(int, verdict);
-        QCOMPARE(int(decideKill(IdentityCheck(identity), PortCheck(port), ours)), verdict);
+        QCOMPARE(int(decideKill(Liveness(identity), PortHolder(port), ours)), verdict);
     }
 
     void backoffDoublesToTheMaximum() {
