@@ -38,11 +38,10 @@ echo "=== bench_fleet (300 MCP processes, 50 MCP servers, 2,000 processes)"
 "$dir/tests/bench/bench_fleet" refresh crash scan
 
 echo "=== Xvfb + trayer"
-for n in $(seq 150 200); do [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || break; done
-Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb_pid=$!
-export DISPLAY=":$n"
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+source scripts/xvfb.sh
+start_xvfb 1024x768x24 || { echo "bench: Xvfb did not start"; exit 1; }
+xvfb_pid=$XVFB_PID
+export DISPLAY=$XVFB_DISPLAY
 trayer --edge top --align right --widthtype pixel --width 128 --height 32 --SetDockType true >/dev/null 2>&1 &
 trayer_pid=$!
 trap 'kill $trayer_pid $xvfb_pid 2>/dev/null' EXIT

@@ -65,12 +65,11 @@ record_from_log() { # name log
 
 # UI tests need an X server with a tray host: start a private Xvfb unless one is given.
 if [ -z "${TETHER_TEST_DISPLAY:-}" ]; then
-    for n in $(seq 90 140); do [ -e /tmp/.X11-unix/X$n ] || [ -e /tmp/.X$n-lock ] || break; done
-    Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
-    xvfb_pid=$!
+    source scripts/xvfb.sh
+    start_xvfb 1024x768x24 || echo "tether: Xvfb did not start: the UI tests will fail"
+    xvfb_pid=$XVFB_PID
     trap 'kill $xvfb_pid 2>/dev/null' EXIT
-    export TETHER_TEST_DISPLAY=":$n"
-    for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+    export TETHER_TEST_DISPLAY=$XVFB_DISPLAY
 fi
 
 # The GitHub workflow cannot run here, but it can be read: a YAML error (a ': ' in a step name)

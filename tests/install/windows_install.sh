@@ -57,17 +57,11 @@ size=$(stat -c %s "$installer")
 echo "installer: $installer ($size bytes, $((size / 1024)) KiB)"
 
 step "X server for the tray start"
-# The tray start needs a display: an Xvfb of our own on a display number nobody uses.
-display=''
-for n in $(seq 90 190); do
-    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=$n; break; }
-done
-[ -n "$display" ] || fail "no free X display number"
-Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-for _ in $(seq 100); do [ -S "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
-[ -S "/tmp/.X11-unix/X$display" ] || { cat "$work/xvfb.log"; fail "Xvfb :$display did not start"; }
-export DISPLAY=":$display"
+# The tray start needs a display: an Xvfb of our own, on a number the server finds free.
+source scripts/xvfb.sh
+start_xvfb 1024x768x24 || fail "Xvfb did not start"
+xvfb_pid=$XVFB_PID
+export DISPLAY=$XVFB_DISPLAY
 
 step "fresh wine prefix"
 timeout -k 10 300 wineboot --init >"$work/wineboot.log" 2>&1 || { cat "$work/wineboot.log"; fail "wineboot"; }
