@@ -50,6 +50,8 @@ void Machine::runPlan(bool terminate, bool group) {
     // After a death the group is its MCP children: swept only when [orphans] whileRunning says
     // clean (ask lists them for a person); a stop takes its group with it.
     plan.group = group && svc.pgid > 1 && (terminate || s_.config.cleanOrphans);
+    s_.svc->groupLeftOut = !group && !terminate && svc.pgid > 1 && svc.ourChild &&
+                           !svc.exitWitnessed && s_.config.cleanOrphans;
     plan.groupGraceMs = s_.config.orphanGraceMs;
     plan.membersStartedBy = svc.goneBy;
     plan.orphans = true; // the MCP side applies [orphans] whileRunning (clean, ask, ignore)
@@ -180,6 +182,15 @@ void Machine::on(const StopPlanDone &d) {
     if (d.refused && s_.phase == Phase::Stopping && s_.svc) {
         // Its identity did not hold right before the signal: nothing was sent. Verified again.
         refused("could not stop " + pidText(s_.svc->id.pid) + ": " + d.detail);
+        return;
+    }
+    // Tether's own child, seen gone before its exit was reported: its clean-up left its group
+    // out (the id might have been reused). Reported since, the group is known to be its own:
+    // the MCP servers in it that no ledger names go now.
+    if (s_.svc && s_.svc->groupLeftOut && s_.svc->exitWitnessed) {
+        log(pidText(s_.svc->id.pid) + "'s exit is reported: its group " +
+            std::to_string(s_.svc->pgid) + " is cleaned too");
+        runPlan(false, true);
         return;
     }
     // opencode's own stop removes service.json once the process is gone, if it still names

@@ -146,6 +146,8 @@ struct TrackedService {
     // Its exit was reported by the launcher (our child, reaped just now): only then is its
     // group id known not to have been free, and so not reused, since it died.
     bool exitWitnessed = false;
+    // A clean-up ran without its group (no exit witnessed yet): owed once the exit is.
+    bool groupLeftOut = false;
 };
 
 struct SupervisionState {
