@@ -111,6 +111,7 @@ private:
     void startupFactsOwn(const StartupFacts &f);
     void forget();
     void refused(const std::string &why);
+    void retryUnverified(os::Pid pid);
 
     SupervisionState s_;
     Ms now_;

@@ -47,10 +47,7 @@ void Machine::startupFactsOwn(const StartupFacts &f) {
         switch (r.life) {
         case Liveness::Unknown:
             // Never guess "gone": a second service would fight the first for the port.
-            s_.lastError =
-                "cannot verify the registered service " + pidText(r.id.pid) + "; retrying";
-            s_.reason = s_.lastError;
-            startTimer(Timer::Resolve, timings().probeIntervalMs);
+            retryUnverified(r.id.pid);
             return;
         case Liveness::Gone:
         case Liveness::Different:
@@ -235,10 +232,7 @@ void Machine::startupFactsManaged(const StartupFacts &f) {
              NoticeKind::PortHeld);
         return;
     case V::Unknown:
-        s_.lastError =
-            "cannot verify the registered service " + pidText(m.process.pid) + "; retrying";
-        s_.reason = s_.lastError;
-        startTimer(Timer::Resolve, timings().probeIntervalMs);
+        retryUnverified(m.process.pid);
         return;
     }
     if (!s_.exitPending.empty() && s_.svc) {
@@ -389,6 +383,13 @@ void Machine::on(const LaunchFailed &f) {
     s_.fixFirst = fixFirstForLaunchFailure();
     fail("cannot start the service: " + f.why + " (setting [service] program)",
          NoticeKind::MustFix);
+}
+
+// The registered service cannot be verified now: never guessed gone, looked at again.
+void Machine::retryUnverified(os::Pid pid) {
+    s_.lastError = "cannot verify the registered service " + pidText(pid) + "; retrying";
+    s_.reason = s_.lastError;
+    startTimer(Timer::Resolve, timings().probeIntervalMs);
 }
 
 } // namespace tether::policy::machine
