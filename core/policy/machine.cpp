@@ -57,7 +57,7 @@ void Machine::goIdle(const std::string &reason) {
     s_.exitPending.clear();
     cancelAllTimers();
     s_.phase = Phase::Idle;
-    s_.failure.clear();
+    s_.failure.reset();
     s_.fixFirst = FixFirst::Nothing;
     s_.reason = reason;
 }

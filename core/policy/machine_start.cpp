@@ -18,7 +18,7 @@ void Machine::beginStart() {
     cancelTimer(Timer::Resolve);
     s_.leftRunning.clear(); // a new attempt: what an earlier stop left is in the log
     s_.phase = Phase::Resolving;
-    s_.failure.clear();
+    s_.failure.reset();
     s_.fixFirst = FixFirst::Nothing;
     emit(GatherStartupFacts{s_.config.port});
 }

@@ -318,7 +318,7 @@ void Machine::on(const ManagedRegistrationChanged &c) {
         s_.want = Want::Running;
         s_.budget = {};
         s_.relaunchAfterReplaced = false;
-        s_.failure.clear();
+        s_.failure.reset();
         log("another program started the service (" + pidText(m.process.pid) + ", " + m.id +
             "): following it");
         notify(NoticeKind::StartedElsewhere, "Tether watches over it again.");

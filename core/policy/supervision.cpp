@@ -189,7 +189,7 @@ const char *eventName(const Event &e) {
 State displayState(const SupervisionState &s) {
     switch (s.phase) {
     case Phase::Idle:
-        return s.failure.empty() ? State::Stopped : State::Failed;
+        return s.failure ? State::Failed : State::Stopped;
     case Phase::Resolving:
         // Waiting for a registered owner to listen, or for a replacement to register, is part
         // of a start; a retry after a look that could not tell is a restart.

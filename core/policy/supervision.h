@@ -158,7 +158,7 @@ struct SupervisionState {
     Phase phase = Phase::Idle;
     std::optional<TrackedService> svc;
     bool responding = true; // Running: Healthy (true) or NotResponding (false)
-    std::string failure;    // Idle + non-empty: Failed, for this reason
+    std::optional<std::string> failure; // Idle and set: Failed, for this reason
     // Failed (or about to be) because a setting must change first: no retry (policy/failure.h).
     FixFirst fixFirst = FixFirst::Nothing;
     std::string lastError;

@@ -543,7 +543,7 @@ void Supervisor::refreshFailure() {
         return;
     }
     policy::FailureFacts facts;
-    facts.reason = exec_->state().failure;
+    facts.reason = exec_->state().failure.value_or(std::string());
     if (!lastExitOurs_) facts.exit = lastExit_;
     if (lastExit_)
         facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());

@@ -227,7 +227,8 @@ private slots:
         d.feed(Verified{2, Liveness::Alive, true, {}, {}, std::nullopt});
         d.feed(StopPlanDone{});
         QCOMPARE(name(d.display()), name(State::Failed));
-        QVERIFY2(d.s.failure.find("start failed") != std::string::npos, d.s.failure.c_str());
+        QVERIFY(d.s.failure);
+        QVERIFY2(d.s.failure->find("start failed") != std::string::npos, d.s.failure->c_str());
     }
 
     // opencode's `service stop` (or any clean stop by another client): the owner exits and its

@@ -145,7 +145,7 @@ private slots:
         QVERIFY(st.state.svc.has_value());
         QCOMPARE(st.state.svc->id, kCmd); // the launched process stays the tracked identity
         QVERIFY(!find<DropRegistration>(st.commands));
-        QVERIFY(st.state.failure.empty());
+        QVERIFY(!st.state.failure);
     }
 
     void withoutTheTreeTheWrapperIsNotTheService() {

@@ -434,8 +434,8 @@ void TestSupervisionModel::defectE_invisiblePortOwnerFails() {
     QVERIFY(clean(w));
     QCOMPARE(w.launches(), 0);
     QCOMPARE(w.exec()->display(), State::Failed);
-    QVERIFY2(w.exec()->state().failure.find("cannot see") != std::string::npos,
-             w.exec()->state().failure.c_str());
+    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("cannot see") != std::string::npos,
+             w.exec()->state().failure.value_or(std::string()).c_str());
 }
 
 // f) the configured port changed between launches: the old (verified own) service is stopped.
@@ -590,8 +590,8 @@ void TestSupervisionModel::defectK_recoveriesCountAgainstTheBudget() {
     QVERIFY(clean(w));
     QCOMPARE(w.exec()->display(), State::Failed);
     QCOMPARE(w.launches(), burst);
-    QVERIFY2(w.exec()->state().failure.find("gave up") != std::string::npos,
-             w.exec()->state().failure.c_str());
+    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("gave up") != std::string::npos,
+             w.exec()->state().failure.value_or(std::string()).c_str());
 }
 
 // Issue 15, point 5: heartbeats on the event stream are evidence of life (policy StreamAlive).
@@ -698,9 +698,9 @@ void TestSupervisionModel::aStopThatLeavesAnUnverifiablePidSaysSo() {
     QVERIFY2(!w.failed(), w.failure().c_str());
     const auto &s = w.exec()->state();
     QCOMPARE(w.exec()->display(), State::Failed);
-    QVERIFY2(s.failure.find("was left running") != std::string::npos &&
-                 s.failure.find("does not hold port") != std::string::npos,
-             s.failure.c_str());
+    QVERIFY2(s.failure.value_or(std::string()).find("was left running") != std::string::npos &&
+                 s.failure.value_or(std::string()).find("does not hold port") != std::string::npos,
+             s.failure.value_or(std::string()).c_str());
     QVERIFY(!touched(w, sim::Role::Service)); // never signalled
 }
 
@@ -735,8 +735,8 @@ void TestSupervisionModel::issue25b_aRetitledAdoptedServiceIsNotCalledStopped() 
     advanceUntil(
         w, [&] { return w.exec()->display() == State::Failed; }, 8000);
     QCOMPARE(w.exec()->display(), State::Failed);
-    QVERIFY2(w.exec()->state().failure.find("left running") != std::string::npos,
-             w.exec()->state().failure.c_str());
+    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("left running") != std::string::npos,
+             w.exec()->state().failure.value_or(std::string()).c_str());
 }
 
 // Issue 25 c: an opted-in version update whose verification is refused (the port's owner could

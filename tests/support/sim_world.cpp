@@ -901,7 +901,7 @@ void World::checkIntent() {
     const std::string where = std::string(" (display ") + stateName(d) + ", phase " +
                               policy::toString(s.phase) + ", reason: " + s.reason + ")";
     if (intent_ == 1) {
-        if (d == State::Failed && !s.failure.empty()) return;
+        if (d == State::Failed && s.failure) return;
         // opencode 2.x: an exit that unregistered is another program's stop, left stopped.
         if (opt_.opencode2 && d == State::Stopped && s.stopCause == policy::StopCause::External)
             return;
@@ -914,7 +914,7 @@ void World::checkIntent() {
         if (!p || p->start != s.svc->id.startTime || !p->alive())
             fail("[intent-start] Healthy, but the tracked process is gone" + where);
     } else if (intent_ == 2) {
-        if (d == State::Failed && !s.failure.empty()) return;
+        if (d == State::Failed && s.failure) return;
         // Another client's ensure() started the service after the stop: Tether follows it and
         // says so ("started again by another opencode client"), never "stopped" while it runs.
         // So is one another client started before the stop that Tether had not seen yet (the
@@ -1930,7 +1930,7 @@ void World::quit(bool keep) {
         fail("[quit-settle] the quit did not settle within 5000 ms" + where);
         return;
     }
-    const bool failedWithReason = d == State::Failed && !s.failure.empty();
+    const bool failedWithReason = d == State::Failed && s.failure;
     const bool stoppedElsewhere = opt_.opencode2 && s.stopCause == policy::StopCause::External;
     if (keep && intentBefore == 1 && !failedWithReason && !stoppedElsewhere) {
         if (s.phase != Phase::Released) {
