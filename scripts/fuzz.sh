@@ -3,7 +3,8 @@
 #   scripts/fuzz.sh [SECONDS]      default 60 s per target
 # Env: FUZZ_BUILD_DIR (default build/fuzz), FUZZ_TARGETS (space-separated subset),
 #      FUZZ_JOBS (build jobs, default nproc), FUZZ_SEEDS_ONLY=1 (keep new inputs out of the
-#      checked-in corpus: fuzz a scratch copy; scripts/test.sh uses this).
+#      checked-in corpus: fuzz a scratch copy; scripts/test.sh uses this), FUZZ_BUILD_ONLY=1
+#      (build the targets and stop: test.sh builds them beside the sanitizer suites).
 # Each target starts from tests/fuzz/corpus/<name>/. Prints per target: executions, exec/s,
 # coverage (cov = edges, ft = features) and corpus size from libFuzzer's final stats; a crash
 # leaves its input in <build>/fuzz-artifacts/<name>/ (make it a seed + a regression test).
@@ -25,6 +26,7 @@ fi
 if ! cmake --build "$dir" --target fuzzers -j "$jobs" >"$dir/build.log" 2>&1; then
     grep -E 'error' "$dir/build.log" | head -40; echo "0 passed, 1 failed"; exit 1
 fi
+if [ "${FUZZ_BUILD_ONLY:-0}" = 1 ]; then echo "fuzz: targets built in $dir"; exit 0; fi
 
 targets=${FUZZ_TARGETS:-$(cd tests/fuzz && ls fuzz_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')}
 pass=0 fail=0

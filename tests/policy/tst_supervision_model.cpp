@@ -2,7 +2,8 @@
 // supervision::Executor (and through it policy::step, runStopPlan, the orphan policy) against
 // the simulated world of tests/support/sim_world.h, with invariants checked after every step.
 //
-//   randomSequences   seeded random action sequences, >= 1,000,000 steps a run; a failure
+//   randomSequences   seeded random action sequences, >= 1,000,000 steps a run (or
+//                     TETHER_MODEL_STEPS, at least 10,000); a failure
 //                     prints its seed, the step, and a shrunk sequence that reproduces it
 //                     (paste it into replayOne below to debug). TETHER_MODEL_SEED=<n> moves
 //                     the first seed; TETHER_MODEL_IGNORE="[tag],[tag]" explores past known
@@ -150,7 +151,12 @@ private slots:
 // ---------------------------------------------------------------------------------
 
 void TestSupervisionModel::randomSequences() {
-    const std::uint64_t want = 1000000;
+    // TETHER_MODEL_STEPS: fewer steps where a step costs twenty times as much (the sanitizer
+    // build, which scripts/test.sh also starts at other seeds than the normal build's).
+    const std::uint64_t want = qEnvironmentVariableIsSet("TETHER_MODEL_STEPS")
+                                   ? qEnvironmentVariable("TETHER_MODEL_STEPS").toULongLong()
+                                   : 1000000;
+    QVERIFY2(want >= 10000, "TETHER_MODEL_STEPS below 10,000 would prove next to nothing");
     const std::size_t perSeed = 4000;
     const std::uint64_t first = qEnvironmentVariableIsSet("TETHER_MODEL_SEED")
                                     ? qEnvironmentVariable("TETHER_MODEL_SEED").toULongLong()
