@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 
 namespace tether::policy {
 
@@ -16,12 +17,14 @@ const char *const kLaunchers[] = {"npx",  "bunx", "pnpx", "uvx", "pipx", "npm",
 // Sub-verbs of those launchers that come before the package name (`pnpm dlx pkg`).
 const char *const kLauncherVerbs[] = {"exec", "dlx", "x", "run", "tool", "--"};
 
-std::string basename(const std::string &path) {
+// Views, not copies: the MCP refresh matches every command against every child of the
+// service on the probe cadence (2,500 pairs for 50 servers).
+std::string_view basename(std::string_view path) {
     const auto slash = path.find_last_of("/\\");
-    return slash == std::string::npos ? path : path.substr(slash + 1);
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-bool contains(const char *const *begin, const char *const *end, const std::string &s) {
+bool contains(const char *const *begin, const char *const *end, std::string_view s) {
     return std::any_of(begin, end, [&](const char *x) { return s == x; });
 }
 
@@ -51,21 +54,27 @@ std::string withoutRunExtension(const std::string &name, PathStyle style) {
 // service resolved through PATH (compare the basename of what actually runs).
 bool programMatches(const std::string &actualPath, const std::string &configuredPath,
                     PathStyle style) {
+    if (style == PathStyle::Posix) // nothing folded, no extension added
+        return configuredPath.find_first_of("/\\") != std::string::npos
+                   ? actualPath == configuredPath
+                   : basename(actualPath) == configuredPath;
     const std::string actual = folded(actualPath, style);
     const std::string configured = folded(configuredPath, style);
     if (configured.find_first_of("/\\") != std::string::npos)
         return actual == configured ||
                withoutRunExtension(actual, style) == withoutRunExtension(configured, style);
-    return basename(actual) == configured ||
-           withoutRunExtension(basename(actual), style) == withoutRunExtension(configured, style);
+    const std::string name(basename(actual));
+    return name == configured ||
+           withoutRunExtension(name, style) == withoutRunExtension(configured, style);
 }
 
 // argv[from..] == command[1..], with argv[from] matching the program.
 bool matchesAt(const std::vector<std::string> &argv, std::size_t from,
                const std::vector<std::string> &command, PathStyle style) {
-    if (argv.size() - from != command.size() || !programMatches(argv[from], command[0], style))
-        return false;
-    return std::equal(command.begin() + 1, command.end(), argv.begin() + from + 1);
+    // The arguments first: comparing them is cheaper than the program's path.
+    return argv.size() - from == command.size() &&
+           std::equal(command.begin() + 1, command.end(), argv.begin() + from + 1) &&
+           programMatches(argv[from], command[0], style);
 }
 
 // A process may rewrite its title ("npm exec pkg /tmp" as one string): compare words.
@@ -86,9 +95,12 @@ std::vector<std::string> words(const std::vector<std::string> &argv) {
 // the package name must appear after the first word and the arguments must end the argv.
 bool launcherMatches(const std::vector<std::string> &argv, const std::vector<std::string> &command,
                      PathStyle style) {
-    if (!contains(std::begin(kLaunchers), std::end(kLaunchers),
-                  withoutRunExtension(basename(folded(command[0], style)), style)))
-        return false;
+    const bool launcher =
+        style == PathStyle::Posix
+            ? contains(std::begin(kLaunchers), std::end(kLaunchers), basename(command[0]))
+            : contains(std::begin(kLaunchers), std::end(kLaunchers),
+                       withoutRunExtension(std::string(basename(folded(command[0], style))), style));
+    if (!launcher) return false;
     std::size_t pkg = 1;
     while (pkg < command.size() &&
            (command[pkg].rfind('-', 0) == 0 ||
