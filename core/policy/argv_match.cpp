@@ -98,8 +98,9 @@ bool launcherMatches(const std::vector<std::string> &argv, const std::vector<std
     const bool launcher =
         style == PathStyle::Posix
             ? contains(std::begin(kLaunchers), std::end(kLaunchers), basename(command[0]))
-            : contains(std::begin(kLaunchers), std::end(kLaunchers),
-                       withoutRunExtension(std::string(basename(folded(command[0], style))), style));
+            : contains(
+                  std::begin(kLaunchers), std::end(kLaunchers),
+                  withoutRunExtension(std::string(basename(folded(command[0], style))), style));
     if (!launcher) return false;
     std::size_t pkg = 1;
     while (pkg < command.size() &&
