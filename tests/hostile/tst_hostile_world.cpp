@@ -400,6 +400,55 @@ private slots:
         expectSupervised();
     }
 
+    // 1. A read-only data directory only logged "cannot write the registration" while status
+    // said healthy. Now every record that cannot be written is in the status and the log, the
+    // good copies stay, and the service is still supervised (its output discarded: no log file).
+    void readOnlyDataDirectory() {
+        test::SmallFilesystem fs(root_->filePath(QStringLiteral("data")), 4 * 1024 * 1024);
+        QVERIFY2(fs.mounted(), qPrintable(fs.error()));
+        test::TetherRig::Values v = test::TetherRig::demoSettings(port_);
+        v.insert(QStringLiteral("service/arguments"),
+                 QStringList{QStringLiteral("--mcp"), QStringLiteral("2")});
+        startHealthy(rig_->writeIni(v));
+        const QString ledger = rig_->dataPath(QStringLiteral("mcp-ledger.json"));
+        QVERIFY(QTest::qWaitFor([&] { return readFile(ledger).count("\"pid\"") >= 2; }, 15000));
+        const QByteArray goodLedger = readFile(ledger);
+        const QJsonArray rows = rig_->status().value(QLatin1String("mcp")).toArray();
+        QCOMPARE(rows.size(), 2);
+        const qint64 mcpPid = rows.at(0).toObject().value(QLatin1String("pid")).toInteger();
+        const qint64 service = servicePid();
+        QString error;
+        QVERIFY2(fs.readOnlyView(&error), qPrintable(error));
+
+        const os::Identity mcp = *os::identityOf(mcpPid);
+        QVERIFY(os::signalIdentity(mcp, os::Signal::Kill)); // the ledger drops it: a write
+        QVERIFY(QTest::qWaitFor([&] { return test::absentOrZombie(mcpPid); }, 5000));
+        const os::Identity svc = *os::identityOf(service);
+        const Figures f = watch(4000, [&] {
+            if (os::alive(svc) == os::Liveness::Alive)
+                os::signalIdentity(svc, os::Signal::Kill); // a crash: a new registration
+            return false;
+        });
+        expectBounded("read-only data directory", f);
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         const QJsonObject s = rig_->status();
+                         return s.value(QLatin1String("state")).toString() ==
+                                    QLatin1String("healthy") &&
+                                s.value(QLatin1String("pid")).toInteger() != service &&
+                                !s.value(QLatin1String("stateFileErrors")).toArray().isEmpty();
+                     },
+                     15000),
+                 qPrintable(rig_->dump(tether_)));
+        const QString said = QString::fromUtf8(
+            QJsonDocument(rig_->status().value(QLatin1String("stateFileErrors")).toArray())
+                .toJson());
+        QVERIFY2(said.contains(QStringLiteral("Read-only file system")), qPrintable(said));
+        QCOMPARE(readFile(ledger), goodLedger);
+        QVERIFY2(rig_->waitForLine(tether_, QStringLiteral("state not saved"), 1000),
+                 qPrintable(rig_->dump(tether_)));
+    }
+
     // 2. Links: a dangling mcp-ledger.json link made Tether write outside its directory, a
     // logs/tether.log link made it append to (and chmod) another file, a logs/service.log link
     // made rotation truncate its target. The settings file is a person's: a link there is

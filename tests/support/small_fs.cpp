@@ -39,7 +39,26 @@ SmallFilesystem::SmallFilesystem(const QString &mountPoint, qint64 bytes)
 
 SmallFilesystem::~SmallFilesystem() {
 #ifdef Q_OS_LINUX
+    if (readOnlyView_) ::umount2(QFile::encodeName(mountPoint_).constData(), MNT_DETACH);
     if (mounted_) ::umount2(QFile::encodeName(mountPoint_).constData(), MNT_DETACH);
+#endif
+}
+
+bool SmallFilesystem::readOnlyView(QString *error) {
+#ifdef Q_OS_LINUX
+    const QByteArray path = QFile::encodeName(mountPoint_);
+    if (::mount(path.constData(), path.constData(), nullptr, MS_BIND, nullptr) != 0) {
+        if (error) *error = QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    readOnlyView_ = true;
+    if (::mount(nullptr, path.constData(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) == 0)
+        return true;
+    if (error) *error = QString::fromLocal8Bit(std::strerror(errno));
+    return false;
+#else
+    if (error) *error = QStringLiteral("Linux only");
+    return false;
 #endif
 }
 

@@ -27,11 +27,16 @@ public:
     void release();
     // Remounts it read-only (EROFS for every write) or writable again.
     bool setReadOnly(bool readOnly, QString *error);
+    // A read-only bind mount over it, as a disk that went read-only under a running program:
+    // files already open stay writable, every new open for writing fails with EROFS (a remount
+    // of the tmpfs itself is refused while a file is open for writing). Until destruction.
+    bool readOnlyView(QString *error);
 
 private:
     QString mountPoint_;
     qint64 bytes_ = 0;
     bool mounted_ = false;
+    bool readOnlyView_ = false;
     QString error_;
 };
 
