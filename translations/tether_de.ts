@@ -499,6 +499,14 @@
         <translation>läuft seit %1</translation>
     </message>
     <message>
+        <source>less than a minute</source>
+        <translation>weniger als eine Minute</translation>
+    </message>
+    <message>
+        <source>just started</source>
+        <translation>gerade gestartet</translation>
+    </message>
+    <message>
         <source>Tether: %1</source>
         <translation>Tether: %1</translation>
     </message>
@@ -812,12 +820,12 @@
         <translation>Tether wurde beendet.</translation>
     </message>
     <message>
-        <source>Health, last hour</source>
-        <translation>Verlauf, letzte Stunde</translation>
+        <source>&amp;Health, last hour</source>
+        <translation>&amp;Zustand, letzte Stunde</translation>
     </message>
     <message>
-        <source>Health, last %1 min</source>
-        <translation>Verlauf, letzte %1 Min.</translation>
+        <source>&amp;Health, last %1 min</source>
+        <translation>&amp;Zustand, letzte %1 Min.</translation>
     </message>
     <message>
         <source>“%1”</source>
@@ -1229,8 +1237,8 @@
         <translation>A&amp;rgumente bearbeiten…</translation>
     </message>
     <message>
-        <source>Health, last minute</source>
-        <translation>Verlauf, letzte Minute</translation>
+        <source>&amp;Health, last minute</source>
+        <translation>&amp;Zustand, letzte Minute</translation>
     </message>
     <message>
         <source>Port %1 is free: click to choose it.</source>

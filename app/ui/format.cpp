@@ -254,10 +254,11 @@ qint64 timelineSpanMs(qint64 historyMs) {
     return 60 * 60000;
 }
 
+// The Health tab's title: it keeps the tab's mnemonic (Alt+H) whatever span it names.
 QString timelineTitle(qint64 spanMs) {
-    return spanMs >= 3600000 ? Words::tr("Health, last hour")
-           : spanMs <= 60000 ? Words::tr("Health, last minute")
-                             : Words::tr("Health, last %1 min").arg(spanMs / 60000);
+    return spanMs >= 3600000 ? Words::tr("&Health, last hour")
+           : spanMs <= 60000 ? Words::tr("&Health, last minute")
+                             : Words::tr("&Health, last %1 min").arg(spanMs / 60000);
 }
 
 } // namespace tether::ui

@@ -32,6 +32,6 @@ EventLine eventLine(const QString &logLine, const QDateTime &now, bool details =
 // The span the health timeline shows: the shortest of 1, 5, 15 and 60 minutes that holds the
 // history it has, so a 5-second spell in a young history is wide enough to see.
 qint64 timelineSpanMs(qint64 historyMs);
-QString timelineTitle(qint64 spanMs); // "Health, last 5 min"
+QString timelineTitle(qint64 spanMs); // "&Health, last 5 min"
 
 } // namespace tether::ui
