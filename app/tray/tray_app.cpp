@@ -86,12 +86,14 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     connect(&animation_, &QTimer::timeout, this, &TrayApp::animate);
     // The panel's set follows the desktop's theme, not only the state (eventFilter).
     qApp->installEventFilter(this);
-    // Uptime, the countdowns ("replaced in 18 s") and a tool call's "(12 s)" move even when the
+    // Uptime, the countdowns ("replaced in 18 s") and a tool call's "(3 min)" move even when the
     // state does not. Every answered probe refreshes already (statusChanged); the tick runs each
-    // second only while something counts seconds, else each minute. refresh() picks.
+    // second only while a countdown counts seconds, else each minute. refresh() picks.
     tick_ = new QTimer(this);
     connect(tick_, &QTimer::timeout, this, &TrayApp::refresh);
     tick_->start(60000);
+    // What the menu shows is as of its opening, not of the last tick.
+    connect(menu_->menu(), &QMenu::aboutToShow, this, &TrayApp::refresh);
     refresh();
 }
 
@@ -147,8 +149,9 @@ bool TrayApp::consents(policy::PersonAction what, const QString &action) {
 void TrayApp::refresh() {
     const ServiceStatus &st = runtime_->supervisor()->status();
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
-    const bool countsSeconds =
-        st.replaceAt.isValid() || st.restartAt.isValid() || !st.activity.runningTools.isEmpty();
+    // Only a countdown counts seconds here: a tool call's time is said in minutes (issue 28: a
+    // tick a second for it cost 7x the idle CPU).
+    const bool countsSeconds = st.replaceAt.isValid() || st.restartAt.isValid();
     if (const int every = countsSeconds ? 1000 : 60000; tick_ && tick_->interval() != every)
         tick_->start(every);
     // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the

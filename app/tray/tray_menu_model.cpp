@@ -79,19 +79,27 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     QStringList parts;
     if (!st.version.isEmpty()) parts << st.version;
     if (st.port != 0) parts << Words::tr("port %1").arg(st.port);
-    if (running && st.startedAt.isValid())
-        parts << Words::tr("up %1").arg(ui::durationText(st.startedAt.msecsTo(now)));
+    // In whole minutes: the menu and the tooltip are refreshed once a minute while nothing
+    // counts seconds, so "up 0 s" stood for that minute.
+    if (running && st.startedAt.isValid()) {
+        const qint64 up = st.startedAt.msecsTo(now);
+        parts << (up < 60000 ? Words::tr("just started")
+                             : Words::tr("up %1").arg(ui::durationText(up)));
+    }
     // Each fact whole on its line: a line that must wrap breaks between them, never "10 | s".
     for (QString &part : parts)
         part.replace(QLatin1Char(' '), QChar::Nbsp);
     m.detailLine = parts.join(QStringLiteral(" · "));
-    const QString activity = ui::activityText(st);
+    // In whole minutes: the menu and the tooltip are refreshed once a minute (and as the menu
+    // opens), not every second a tool call runs.
+    const QString activity = ui::activityText(st, 2, ui::Precision::Minutes);
     const QString failure = ui::failureText(st);
     // Its own line, wrapped to the menu's width and cut beyond two of its lines: appended to the
     // status line it made the menu wider than an 800-pixel screen (seen under Xvfb).
     // Long tool names: one named, the others counted, rather than a name cut in its middle.
-    const QString shortActivity =
-        activity.size() <= 2 * kMenuStatusChars ? activity : ui::activityText(st, 1);
+    const QString shortActivity = activity.size() <= 2 * kMenuStatusChars
+                                      ? activity
+                                      : ui::activityText(st, 1, ui::Precision::Minutes);
     m.thirdLine = twoLines(st.state == State::Failed ? failure : shortActivity);
 
     m.tooltip = Words::tr("Tether: %1").arg(m.statusLine);

@@ -43,12 +43,16 @@ QString toolNames(const QList<RunningToolStatus> &tools, int most) {
         .arg(QStringList(names.mid(0, most)).join(Words::tr(", ")));
 }
 
-QString activityText(const ServiceStatus &st, int most) {
+QString activityText(const ServiceStatus &st, int most, Precision precision) {
     if (!serving(st.state)) return QString();
     const ActivityStatus &a = st.activity;
-    if (a.runningTools.size() == 1)
+    if (a.runningTools.size() == 1) {
+        const qint64 ms = a.runningTools.first().runningMs;
         return Words::tr("Running a tool: %1 (%2)")
-            .arg(toolNames(a.runningTools), durationText(a.runningTools.first().runningMs));
+            .arg(toolNames(a.runningTools), precision == Precision::Minutes && ms < 60000
+                                                ? Words::tr("less than a minute")
+                                                : durationText(ms));
+    }
     if (!a.runningTools.isEmpty())
         return Words::tr("Running %n tools: %1", nullptr, int(a.runningTools.size()))
             .arg(toolNames(a.runningTools, most));

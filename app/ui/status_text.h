@@ -18,8 +18,11 @@ QString serviceNameText(const std::optional<policy::Dialect> &profile);
 QString toolNames(const QList<RunningToolStatus> &tools, int most = 2);
 // What the service is doing, when it works: "Running a tool: bash (45 s)", "Running 3 tools:
 // bash, read and 1 more" (tools named at most `most`), "Working on 2 requests". Empty when idle,
-// unseen or not serving.
-QString activityText(const ServiceStatus &st, int most = 2);
+// unseen or not serving. Minutes: how long in whole minutes ("less than a minute", "3 min"), for
+// surfaces refreshed once a minute (the tray's menu and tooltip).
+enum class Precision { Seconds, Minutes };
+QString activityText(const ServiceStatus &st, int most = 2,
+                     Precision precision = Precision::Seconds);
 // What the last replacement or stop cut short: "bash was cut short at 14:02." Empty if nothing.
 QString interruptedText(const InterruptedStatus &i);
 

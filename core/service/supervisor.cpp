@@ -190,11 +190,6 @@ Supervisor::Supervisor(Config config, QObject *parent)
                         : QStringLiteral("event stream lost: %1").arg(activity_->lastError()));
         emit statusChanged();
     });
-    activityTick_.setInterval(1000);
-    connect(&activityTick_, &QTimer::timeout, this, [this] {
-        refreshActivityStatus();
-        emit statusChanged();
-    });
     connect(&aliveTimer_, &QTimer::timeout, this, [this] {
         const auto &svc = exec_->state().svc;
         if (svc && !svc->ourChild && os::alive(svc->id) == os::Liveness::Gone)
@@ -292,13 +287,11 @@ ActivityStatus Supervisor::activityStatus() const {
     return out;
 }
 
+// No tick of its own while a tool call runs: status() brings its age current when asked, and
+// each surface that shows it refreshes at its own pace (issue 28: a tick a second here doubled
+// the headless Tether's CPU while the service worked).
 void Supervisor::refreshActivityStatus() {
-    const policy::Activity &a = activity_->activity();
     status_.activity = activityStatus();
-    if (policy::runsToolCalls(a) && !activityTick_.isActive())
-        activityTick_.start();
-    else if (!policy::runsToolCalls(a))
-        activityTick_.stop();
 }
 
 void Supervisor::recordInterruption() {

@@ -119,7 +119,7 @@ private:
     void prepareTerminals(policy::Terminals t, std::function<void()> done);
     void completeTerminalHandoff();
     void followActivity();        // the stream of the tracked service, when its profile has one
-    void refreshActivityStatus(); // status_.activity now, and the tick while a tool runs
+    void refreshActivityStatus(); // status_.activity now
     ActivityStatus activityStatus() const; // from the monitor, on the clock
     void recordInterruption();             // work is being cut short: keep and announce what ran
     void watchAdoptedExit();
@@ -140,7 +140,6 @@ private:
     QTimer managedTimer_;                    // opencode 2.x: service.json, on a cadence
     supervision::ManagedWatch managedWatch_; // what the last look at service.json judged
     std::unique_ptr<ActivityMonitor> activity_;
-    QTimer activityTick_; // while a tool runs: its "for N s" grows on every surface
     std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)
     bool lastExitOurs_ = false;                 // ... because Tether's stop ended it
     bool quietStep_ = false; // a step that changes nothing shown (a heartbeat while answering)

@@ -396,6 +396,17 @@ private slots:
         QVERIFY(!f.tooltip.contains(QStringLiteral("pid")));
         QCOMPARE(f.thirdLine, QStringLiteral("Port 4096 is used by python3."));
         QVERIFY(!f.detailLine.contains(QStringLiteral("up ")));
+        // Issue 27: the menu and tooltip are refreshed once a minute while nothing counts
+        // seconds: the uptime is said in whole minutes ("up 0 s" stood there for a minute).
+        ServiceStatus young = statusIn(State::Healthy);
+        young.startedAt = t0().addSecs(-24);
+        const TrayMenuModel y = trayMenuModel(young, t0());
+        QVERIFY2(y.detailLine.endsWith(QStringLiteral("just\u00a0started")),
+                 qPrintable(y.detailLine));
+        young.startedAt = t0().addSecs(-90);
+        QVERIFY2(
+            trayMenuModel(young, t0()).detailLine.endsWith(QStringLiteral("up\u00a01\u00a0min")),
+            qPrintable(trayMenuModel(young, t0()).detailLine));
     }
 
     // Issue 16: not responding says what happens next, counting down to the replacement.
@@ -470,8 +481,14 @@ private slots:
         QVERIFY2(!m.statusLine.contains(QStringLiteral("busy")), qPrintable(m.statusLine));
         QCOMPARE(
             m.thirdLine,
-            QStringLiteral("Running a tool: everything_trigger-long-running-operation (45 s)"));
+            QStringLiteral(
+                "Running a tool: everything_trigger-long-running-operation (less than a minute)"));
         QVERIFY(m.tooltip.contains(m.thirdLine));
+        // In whole minutes (the tray refreshes once a minute, not each second a call runs).
+        ServiceStatus longer = busy;
+        longer.activity.runningTools.first().runningMs = 150000;
+        QVERIFY2(trayMenuModel(longer, t0()).thirdLine.endsWith(QStringLiteral("(2 min)")),
+                 qPrintable(trayMenuModel(longer, t0()).thirdLine));
         // Three calls: named two by two, the rest counted; at most two menu lines.
         ServiceStatus busier = busy;
         busier.activity.runningTools.append(
