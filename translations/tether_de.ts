@@ -934,12 +934,20 @@
         <translation>%1 hat seine Argumente abgelehnt: %2</translation>
     </message>
     <message>
-        <source>Tether cannot start the program of %1.</source>
-        <translation>Tether kann das Programm für %1 nicht starten.</translation>
+        <source>%1 could not be started: its program did not run.</source>
+        <translation>%1 konnte nicht gestartet werden: sein Programm lief nicht.</translation>
     </message>
     <message>
-        <source>Tether cannot start the program of %1: %2</source>
-        <translation>Tether kann das Programm für %1 nicht starten: %2</translation>
+        <source>%1 could not be started: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>It was killed or crashed.</source>
+        <translation>Er wurde beendet oder ist abgestürzt.</translation>
+    </message>
+    <message>
+        <source>It ended by itself, without an error.</source>
+        <translation>Er endete von selbst, ohne Fehler.</translation>
     </message>
     <message numerus="yes">
         <source>It failed %n time(s) within %1.</source>

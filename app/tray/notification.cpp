@@ -40,8 +40,7 @@ Notification notificationFor(policy::NoticeKind kind, const ServiceStatus &st, b
     n.title = title.contains(QLatin1String("%1")) ? title.arg(name) : title;
     const QString cut =
         cutShort ? Words::tr("Tool calls it was running were cut short.") : QString();
-    const QString exit =
-        st.lastExit ? Words::tr("It ended with %1.").arg(ui::exitText(*st.lastExit)) : QString();
+    const QString exit = st.lastExit ? ui::exitSentence(*st.lastExit) : QString();
     switch (kind) {
     case NoticeKind::Crashed:
         n.text = joined({exit, cut, Words::tr("Tether is starting it again.")});

@@ -72,6 +72,12 @@ QString interruptedText(const InterruptedStatus &i) {
         .arg(at);
 }
 
+QString exitSentence(const policy::ExitFacts &e) {
+    if (e.crashed) return Words::tr("It was killed or crashed.");
+    if (e.code == 0) return Words::tr("It ended by itself, without an error.");
+    return Words::tr("It ended with %1.").arg(exitText(e));
+}
+
 QString exitText(const policy::ExitFacts &e) {
     if (e.crashed) return Words::tr("killed or crashed");
     if (e.code == 0) return Words::tr("it ended by itself, without an error");
@@ -117,8 +123,8 @@ QString failureText(const ServiceStatus &st) {
                    : Words::tr("%1 refused its arguments: %2").arg(name, line);
     case policy::FixFirst::Program:
         return line.isEmpty()
-                   ? Words::tr("Tether cannot start the program of %1.").arg(name)
-                   : Words::tr("Tether cannot start the program of %1: %2").arg(name, line);
+                   ? Words::tr("%1 could not be started: its program did not run.").arg(name)
+                   : Words::tr("%1 could not be started: %2").arg(name, line);
     case policy::FixFirst::Nothing:
         break;
     }

@@ -28,6 +28,10 @@ QString interruptedText(const InterruptedStatus &i);
 
 // "exit code 2: bad arguments", "killed or crashed".
 QString exitText(const policy::ExitFacts &e);
+// The same as a whole sentence: "It was killed or crashed.", "It ended with exit code 2: bad
+// arguments." (a fragment inserted into "It ended with %1." read "It ended with killed or
+// crashed.")
+QString exitSentence(const policy::ExitFacts &e);
 // Why it is Failed, one sentence: "Port 4096 is used by python3.", "The demo service refused
 // its arguments: “Unknown option 'bogus'.”" Empty when not Failed.
 QString failureText(const ServiceStatus &st);

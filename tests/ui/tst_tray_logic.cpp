@@ -10,6 +10,7 @@
 #include "tray/tray_menu.h"
 #include "tray/tray_menu_model.h"
 #include "ui/format.h"
+#include "ui/status_text.h"
 #include "i18n.h"
 
 #include <QApplication>
@@ -692,6 +693,14 @@ private slots:
                  QStringLiteral("The demo service stopped unexpectedly and was restarted"));
         QCOMPARE(n.text, QStringLiteral("It ended with exit code 1: general error. Tool calls it "
                                         "was running were cut short. It is running again."));
+        // Whole sentences, not a fragment inserted into one ("It ended with killed or crashed.").
+        crashed.lastExit = policy::ExitFacts{0, true, 60000};
+        QCOMPARE(notificationFor(policy::NoticeKind::Restarted, crashed, true, false).text,
+                 QStringLiteral("It was killed or crashed. It is running again."));
+        ServiceStatus missing = statusIn(State::Failed);
+        missing.failure.fix = policy::FixFirst::Program;
+        QCOMPARE(ui::failureText(missing),
+                 QStringLiteral("The demo service could not be started: its program did not run."));
         ServiceStatus orphans = statusIn(State::Healthy);
         orphans.orphans = {{101, {QStringLiteral("node")}, QStringLiteral("ledger"), 5000, 900}};
         n = notificationFor(policy::NoticeKind::OrphansFound, orphans);
