@@ -44,6 +44,8 @@ QString install(QCoreApplication *app) {
     if (code == QLatin1String("en")) return code;
     if (!load(app, QStringLiteral("tether_") + code, QStringLiteral(":/i18n")))
         return QStringLiteral("en");
+    // A language asked for by name writes its numbers too ("18,0 MiB" in German, not "18.0").
+    if (!forced.isEmpty()) QLocale::setDefault(QLocale(code));
     // Qt's own words (standard buttons, a text field's context menu), where installed.
     load(app, QStringLiteral("qtbase_") + code, QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     return code;

@@ -417,6 +417,16 @@ private slots:
             found << QStringLiteral("about: ") + c;
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }
+
+    // A language asked for by name (TETHER_LANGUAGE) writes its numbers too: the German window
+    // said "18.0 MiB" on a machine whose own language is not German. Last: it changes the
+    // process's default locale.
+    void aLanguageAskedForByNameWritesItsNumbers() {
+        qputenv("TETHER_LANGUAGE", "de");
+        QCOMPARE(i18n::install(qApp), QStringLiteral("de"));
+        QCOMPARE(ui::memoryText(18 * 1024 + 512), QStringLiteral("18,5 MiB"));
+        QLocale::setDefault(QLocale::c());
+    }
 };
 
 QTEST_MAIN(TstTranslations)
