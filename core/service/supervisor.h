@@ -82,7 +82,7 @@ public:
     void setMcp(const QList<McpChildStatus> &rows);
     void setOrphans(const QList<OrphanStatus> &orphans);
     // Tether's files that could not be saved (settings/storage.h's write observer, kept by the
-    // Runtime across Supervisors).
+    // Runtime).
     void setStateFileErrors(const QStringList &errors);
 
     // New settings (the caller saved them). Those that change the service itself
