@@ -148,7 +148,7 @@ void Runtime::onStateWrite(const QString &path, const QString &error) {
     if (supervisor_) supervisor_->setStateFileErrors(stateFileErrors_.values());
 }
 
-void Runtime::makeSupervisor(const Settings &s) {
+Supervisor::Config Runtime::supervisorConfig(const Settings &s) const {
     const bool wantsOpencode = !s.profile || *s.profile == policy::Dialect::Opencode1 ||
                                *s.profile == policy::Dialect::Opencode2;
     const OpencodeInstall opencode =
@@ -163,15 +163,19 @@ void Runtime::makeSupervisor(const Settings &s) {
     config.registrationPath = registrationPath();
     config.serviceLogPath = storage::logsDir() + QStringLiteral("/service.log");
     config.servicePath = servicePath_;
-    mcp_.reset();
+    return config;
+}
+
+void Runtime::makeSupervisor(const Settings &s) {
+    const Supervisor::Config config = supervisorConfig(s);
     supervisor_ = std::make_unique<Supervisor>(config);
     connect(supervisor_.get(), &Supervisor::logLine, this, &Runtime::writeLog);
     mcp_ = std::make_unique<mcp::McpMonitor>(supervisor_.get());
     connect(mcp_.get(), &mcp::McpMonitor::logLine, this, &Runtime::writeLog);
     writeLog(QStringLiteral("tether %1: profile %2, port %3, data in %4")
                  .arg(QCoreApplication::applicationVersion(),
-                      QString::fromLatin1(policy::toString(resolved.profile.dialect)))
-                 .arg(resolved.profile.port)
+                      QString::fromLatin1(policy::toString(config.profile.dialect)))
+                 .arg(config.profile.port)
                  .arg(QDir::toNativeSeparators(storage::dataDir())));
 
     Supervisor *sup = supervisor_.get();
@@ -198,70 +202,15 @@ void Runtime::makeSupervisor(const Settings &s) {
             });
 }
 
-bool Runtime::changesService(const Settings &before, const Settings &after) {
-    return before.profile != after.profile || before.program != after.program ||
-           before.arguments != after.arguments || before.port != after.port ||
-           before.healthPath != after.healthPath || before.stateDir != after.stateDir;
-}
-
-// The longest a stop (TERM, grace, KILL, then the MCP orphans' grace) takes, with a margin.
-static int longestStopMs(const Settings &settings) {
-    return int(settings.timings.graceMs + settings.orphanGraceMs + 5000);
-}
-
 void Runtime::applySettings(const Settings &settings) {
-    if (shuttingDown_) {
+    if (shuttingDown_) { // the Supervisor's machine says so too; no profile to resolve for it
         writeLog(QStringLiteral("settings not applied: Tether is quitting"));
         return;
     }
-    if (applying_) { // a stop for earlier settings runs: these take their place when it ends
-        applying_->settings = settings;
-        return;
-    }
-    const Settings before = settings_.settings;
-    const bool wanted = supervisor_->status().state != policy::State::Stopped;
-    if (!changesService(before, settings) || !supervisor_->serviceIdentity()) {
-        replaceSupervisor(settings, wanted);
-        return;
-    }
-    // The service changes: stopped first, without an event loop of its own (a quit arriving
-    // inside one ended every loop, and a new Supervisor started during the quit). The rest
-    // follows when the stop is over, or at the longest a stop can take.
-    applying_ = std::make_unique<PendingApply>();
-    applying_->settings = settings;
-    applying_->wanted = wanted;
-    const auto over = [this] {
-        if (!applying_) return;
-        const Settings next = applying_->settings;
-        const bool wanted = applying_->wanted;
-        applying_.reset();
-        if (shuttingDown_) {
-            writeLog(QStringLiteral("settings not applied: Tether is quitting"));
-            return;
-        }
-        replaceSupervisor(next, wanted);
-    };
-    // Queued: the Supervisor and McpMonitor that say "stopped" are replaced, so not from
-    // inside their own call.
-    connect(
-        supervisor_.get(), &Supervisor::stateChanged, &applying_->guard,
-        [over](policy::State, policy::State to) {
-            if (to == policy::State::Stopped || to == policy::State::Failed) over();
-        },
-        Qt::QueuedConnection);
-    QTimer::singleShot(longestStopMs(before), &applying_->guard, over);
-    supervisor_->stop();
-}
-
-void Runtime::replaceSupervisor(const Settings &settings, bool wanted) {
-    // Whatever still runs is left to the new Supervisor, which adopts it.
-    supervisor_->leaveRunning();
-    supervisor_->disconnect(this);
-    supervisor_.release()->deleteLater();
+    // What the file says from now on; the machine decides when the service takes them (a
+    // change of the service itself waits for the tracked one's stop: policy::SettingsChanged).
     settings_ = LoadedSettings{settings, {}, {}};
-    writeLog(QStringLiteral("settings applied"));
-    makeSupervisor(settings);
-    if (wanted) supervisor_->start();
+    supervisor_->applySettings(supervisorConfig(settings));
     emit statusChanged();
 }
 
@@ -270,7 +219,7 @@ bool Runtime::useFreePort(quint16 port, QString *error) {
     s.port = port;
     if (!saveSettings(options_.settingsPath, s, error)) return false;
     writeLog(QStringLiteral("port %1 chosen by a person: the service starts there").arg(port));
-    applySettings(s); // Failed counts as wanted: the new Supervisor starts it on the new port
+    applySettings(s); // Failed counts as wanted: the machine starts it on the new port
     return true;
 }
 
@@ -354,13 +303,18 @@ void Runtime::sessionEnding() {
     beginQuit();
 }
 
+// The longest a stop (TERM, grace, KILL, then the MCP orphans' grace) takes, with a margin.
+static int longestStopMs(const Settings &settings) {
+    return int(settings.timings.graceMs + settings.orphanGraceMs + 5000);
+}
+
 void Runtime::shutdown() {
     if (!supervisor_) return;
     shuttingDown_ = true;
     const bool stopIt = stopsServiceOnQuit();
     supervisor_->quit(stopIt);
     if (!supervisor_->quitDone()) {
-        // A stop, a replacement or an MCP cleanup under way finishes first: quitting in its
+        // A stop, a settings change or an MCP cleanup under way finishes first: quitting in its
         // middle would leave the service half-stopped and its MCP children orphaned.
         writeLog(QStringLiteral("quitting: letting the stop or cleanup under way finish"));
         QEventLoop loop;

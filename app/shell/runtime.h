@@ -42,11 +42,11 @@ public:
     const LoadedSettings &settings() const { return settings_; }
     QString settingsPath() const;
 
-    // Apply edited settings without restarting Tether: the Supervisor is rebuilt with them and
-    // adopts the running service; when the service's identity changes (profile, program,
-    // arguments, port) the service is stopped first and started anew. The caller saves.
+    // Apply edited settings without restarting Tether: the one Supervisor takes them. When they
+    // change the service itself (settings/settings.h changesService) a tracked service is
+    // stopped first and started anew with them if wanted (policy::SettingsChanged). The caller
+    // saves.
     void applySettings(const Settings &settings);
-    static bool changesService(const Settings &before, const Settings &after);
 
     // The last hour of probes and state changes, and the recent log lines, for the UI.
     const HealthHistory &healthHistory() const { return health_; }
@@ -88,29 +88,22 @@ public:
 signals:
     void quitRequested();
     void showRequested();
-    // Relayed from whichever Supervisor is current, so the UI survives applySettings().
+    // Relayed from the Supervisor.
     void statusChanged();
     void notice(tether::policy::NoticeKind kind, const QString &message);
     void eventLogged(const QString &line);
     void healthChanged();
 
 private:
-    // The Supervisor made anew with these settings; it adopts what runs, starts when wanted.
-    void replaceSupervisor(const Settings &settings, bool wanted);
-    // Settings waiting for the service's stop to end (applySettings with another service).
-    struct PendingApply {
-        Settings settings;
-        bool wanted = false;
-        QObject guard; // its connections end with it
-    };
-    std::unique_ptr<PendingApply> applying_;
     // The service is stopped by this quit (policy/quit.h).
     bool stopsServiceOnQuit() const;
 
     void writeLog(const QString &line);
     void onStateWrite(const QString &path, const QString &error); // error empty: written
     void keepControlSocket(); // listening again if Qt closed the endpoint (on the probe cadence)
-    // Resolve the profile and create + wire the Supervisor (init and applySettings).
+    // The profile resolved from these settings, as the Supervisor takes it.
+    Supervisor::Config supervisorConfig(const Settings &s) const;
+    // Create + wire the one Supervisor (init).
     void makeSupervisor(const Settings &s);
 
     Options options_;

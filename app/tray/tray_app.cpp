@@ -106,7 +106,7 @@ TrayApp::~TrayApp() {
 }
 
 void TrayApp::wireMenu() {
-    // Through runtime_->supervisor() at call time: applySettings may replace the Supervisor.
+    // Through runtime_->supervisor(): the one Supervisor, which lives as long as Tether.
     connect(menu_, &TrayMenu::openRequested, this,
             [this] { QDesktopServices::openUrl(QUrl(runtime_->supervisor()->status().url)); });
     connect(menu_, &TrayMenu::startRequested, this, [this] { runtime_->supervisor()->start(); });

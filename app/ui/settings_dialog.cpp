@@ -612,7 +612,7 @@ bool SettingsDialog::trySave() {
         validate();
         return false;
     }
-    if (Runtime::changesService(current_, loaded.settings) && hooks_.serviceRunning() &&
+    if (changesService(current_, loaded.settings) && hooks_.serviceRunning() &&
         !hooks_.confirm(
             tr("These changes restart the service (it stops now and starts again with the new "
                "settings). Continue?")))

@@ -67,6 +67,17 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
         exited_.clear();
         exitFallbackLogged_ = false;
     });
+    // Another service (settings): what was read from the old one's config is not its own. The
+    // command cache stays: the old service's orphans are still matched by it.
+    connect(sup_, &Supervisor::settingsApplied, this, [this](bool service) {
+        if (!service) return;
+        ++generation_;
+        configFresh_ = false;
+        configDirectory_.clear();
+        configStamps_.clear();
+        configContent_.clear();
+        lastServers_.clear();
+    });
     connect(sup_, &Supervisor::probed, this, [this](const ProbeSample &p) {
         if (p.healthy) refresh();
     });

@@ -33,6 +33,7 @@ public:
         , now_(now) {}
 
     Step finish(bool wasSettling) {
+        settlePending();
         if (wasSettling && !settling(s_)) out_.push_back(Settled{});
         return Step{std::move(s_), std::move(out_)};
     }
@@ -112,6 +113,10 @@ private:
     void forget();
     void refused(const std::string &why);
     void retryUnverified(os::Pid pid);
+    // Settings (machine_requests.cpp): applied now, or after the tracked service is stopped.
+    void applyConfig(const SupervisionConfig &config);
+    void applyPending();
+    void settlePending(); // after every event: what pending settings need in this phase
 
     SupervisionState s_;
     Ms now_;

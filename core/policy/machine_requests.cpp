@@ -56,7 +56,8 @@ void Machine::on(const StopRequested &) {
     case Phase::Verifying:
     case Phase::Stopping:
     case Phase::Cleaning:
-        if (s_.stopCause == StopCause::Restart) s_.stopCause = StopCause::User;
+        if (s_.stopCause == StopCause::Restart || s_.stopCause == StopCause::Settings)
+            s_.stopCause = StopCause::User;
         return;
     case Phase::Launching: // stopped as soon as it is there
     case Phase::Released:
@@ -124,14 +125,83 @@ void Machine::on(const QuitRequested &q) {
 }
 
 void Machine::on(const SettingsChanged &c) {
-    const bool portChanged = c.config.port != s_.config.port;
-    if (c.config.installedVersion != s_.config.installedVersion) {
+    if (s_.quitting || s_.phase == Phase::Released) {
+        log("settings not applied: Tether is quitting");
+        return;
+    }
+    const bool serviceChanged = c.serviceChanged || c.config.port != s_.config.port;
+    if (!serviceChanged) { // timings, limits: whatever runs goes on under them
+        s_.pendingConfig.reset();
+        applyConfig(c.config);
+        return;
+    }
+    // Newer settings replace pending ones; settlePending (after this step) decides the rest.
+    s_.pendingConfig = c.config;
+    const bool underWay = s_.phase == Phase::Launching || s_.phase == Phase::Verifying ||
+                          s_.phase == Phase::Stopping || s_.phase == Phase::Cleaning ||
+                          (s_.phase == Phase::Resolving && s_.svc);
+    if (underWay) // said, not silent: they wait for what is under way
+        log("settings wait: they apply once the service being started or stopped has ended");
+}
+
+void Machine::applyConfig(const SupervisionConfig &config) {
+    if (config.installedVersion != s_.config.installedVersion) {
         s_.versionReplaced = false;
         s_.versionNoticed = false;
     }
-    s_.config = c.config;
-    if (portChanged && s_.svc && (s_.phase == Phase::Starting || s_.phase == Phase::Running))
-        beginStop(StopCause::PortChange, "the configured port changed");
+    s_.config = config;
+    emit(ApplySettings{});
+    log("settings applied");
+}
+
+void Machine::applyPending() {
+    const SupervisionConfig next = std::move(*s_.pendingConfig);
+    s_.pendingConfig.reset();
+    applyConfig(next);
+}
+
+// Settings that change the service: a tracked service is stopped first (its end comes back
+// here, or to beginStart); with nothing tracked they apply now, and a wanted service (Failed
+// counts: `want` is still Running) starts with them.
+void Machine::settlePending() {
+    if (!s_.pendingConfig) return;
+    if (s_.quitting) {
+        s_.pendingConfig.reset();
+        log("settings not applied: Tether is quitting");
+        return;
+    }
+    if (s_.svc) {
+        if (s_.phase == Phase::Starting || s_.phase == Phase::Running) {
+            if (s_.pendingConfig->port != s_.config.port)
+                beginStop(StopCause::PortChange, "the configured port changed");
+            else
+                beginStop(StopCause::Settings, "the settings changed");
+        }
+        return; // Verifying, Stopping, Cleaning, an exited owner looked at again: its end
+    }
+    switch (s_.phase) {
+    case Phase::Idle: {
+        const bool wanted = s_.want == Want::Running;
+        applyPending();
+        if (!wanted || !mayStart()) return;
+        s_.budget = {}; // settings a person changed: a fresh attempt, as an explicit start
+        s_.relaunchAfterReplaced = false;
+        beginStart();
+        return;
+    }
+    case Phase::BackingOff:
+    case Phase::Resolving: // facts gathered for the old settings: gathered again
+        beginStart();      // applies them first
+        return;
+    case Phase::Launching: // stopped once it is there (Starting, tracked)
+    case Phase::Starting:
+    case Phase::Running:
+    case Phase::Verifying:
+    case Phase::Stopping:
+    case Phase::Cleaning:
+    case Phase::Released:
+        return;
+    }
 }
 
 } // namespace tether::policy::machine

@@ -5,6 +5,8 @@ namespace tether::policy::machine {
 // ---- Starting: facts first, then adopt or launch -----------------------------------------------
 
 void Machine::beginStart() {
+    // Every start begins with the newest settings: none launches the program they replaced.
+    if (s_.pendingConfig && !s_.quitting) applyPending();
     if (!mayStart()) {
         goIdle("stopped");
         return;

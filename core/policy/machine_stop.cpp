@@ -26,6 +26,7 @@ Terminals Machine::terminalsFor(bool terminate) const {
     case StopCause::Restart:
     case StopCause::VersionUpdate:
     case StopCause::PortChange:
+    case StopCause::Settings:
         return answers ? Terminals::HandOver : Terminals::Clear;
     case StopCause::User:
         return answers ? Terminals::ShutDown : Terminals::Clear;

@@ -151,6 +151,8 @@ const char *toString(StopCause c) {
         return "version update";
     case StopCause::PortChange:
         return "the configured port changed";
+    case StopCause::Settings:
+        return "the settings changed";
     case StopCause::StartFailed:
         return "its start failed";
     case StopCause::Crash:

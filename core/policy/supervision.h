@@ -116,6 +116,7 @@ enum class StopCause {
     StartupTimeout,
     VersionUpdate,
     PortChange,
+    Settings,    // settings that change the service itself (program, arguments, profile, ...)
     StartFailed, // it answered that its start failed (opencode 2.x: /api/info 500)
     Crash,       // the service died by itself: only the remnant part runs
     External,    // another program stopped it (opencode 2.x: it exited and unregistered)
@@ -157,7 +158,7 @@ struct SupervisionState {
     bool leaveRunningOnQuit = false;
     Phase phase = Phase::Idle;
     std::optional<TrackedService> svc;
-    bool responding = true; // Running: Healthy (true) or NotResponding (false)
+    bool responding = true;             // Running: Healthy (true) or NotResponding (false)
     std::optional<std::string> failure; // Idle and set: Failed, for this reason
     // Failed (or about to be) because a setting must change first: no retry (policy/failure.h).
     FixFirst fixFirst = FixFirst::Nothing;
@@ -202,6 +203,9 @@ struct SupervisionState {
     Ms lastAnswerLatency = -1;
     std::string reason;      // why the last transition happened, for the log and the UI
     std::string exitPending; // opencode 2.x: the owner exited; its registration is re-read
+    // Settings that change the service, accepted while one is tracked: applied once it has
+    // ended (a newer change replaces them; a quit drops them).
+    std::optional<SupervisionConfig> pendingConfig;
 };
 
 // The one enum a person sees (icon, status --json).
@@ -227,8 +231,12 @@ struct RestartRequested {};
 struct QuitRequested {
     bool stopService = false; // [app] stopServiceOnQuit (or a logout configured so)
 };
+// New settings. One that changes the service itself (serviceChanged, or a new port) waits in
+// `pendingConfig` while a service is tracked: that one is stopped first, and the next start
+// uses them. Any other change applies at once. Either way ApplySettings says when.
 struct SettingsChanged {
     SupervisionConfig config;
+    bool serviceChanged = false; // the profile, program, arguments, health path or state dir
 };
 struct TimerFired {
     Timer timer;
@@ -422,12 +430,16 @@ struct Notify {
 struct Log {
     std::string line;
 };
+// The state's config is now the settings last given: the shell swaps what depends on them
+// (launcher, registration paths, watchers). Never while a service is tracked for a change of
+// the service itself: a launch after it runs the new program.
+struct ApplySettings {};
 struct Release {}; // quit: leave the service running, detached from Tether
 struct Settled {}; // nothing is under way any more
 
-using Command =
-    std::variant<StartTimer, CancelTimer, SendProbe, GatherStartupFacts, Launch, Verify,
-                 RunStopPlan, WriteRegistration, DropRegistration, Notify, Log, Release, Settled>;
+using Command = std::variant<StartTimer, CancelTimer, SendProbe, GatherStartupFacts, Launch, Verify,
+                             RunStopPlan, WriteRegistration, DropRegistration, Notify, Log,
+                             ApplySettings, Release, Settled>;
 
 struct Step {
     SupervisionState state;

@@ -43,6 +43,8 @@ public:
 
     explicit ActivityMonitor(Config config, QObject *parent = nullptr);
     ~ActivityMonitor() override;
+    // New settings with another profile (while nothing is followed): its event shapes.
+    void setV2(bool v2) { config_.v2 = v2; }
 
     // Follow url (the full event URL) for the service `identity` (pid@start): a new identity
     // starts from nothing; the same one only reconnects if the stream is down. An empty url

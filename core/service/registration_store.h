@@ -24,6 +24,8 @@ public:
         QString program;     // what a launch runs
     };
     explicit RegistrationStore(Config config);
+    // New settings: the paths and names the next launch is registered with.
+    void setConfig(Config config) { config_ = std::move(config); }
 
     supervision::OwnRegistration read() override;
     void write(const policy::TrackedService &svc, const std::string &version) override;

@@ -32,6 +32,9 @@ public:
                     QObject *parent = nullptr);
     ~ServiceLauncher() override;
 
+    // New settings (no service tracked for a change of its own): the next launch uses them.
+    void setConfig(Config config) { config_ = std::move(config); }
+
     void launch(int port) override;
     bool childRunning(const os::Identity &id) override;
     void release() override;

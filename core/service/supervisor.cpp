@@ -76,6 +76,25 @@ QString q(const std::string &s) {
     return QString::fromStdString(s);
 }
 
+// Whether b runs another service than a: its settings say so, or what they resolve to does
+// (an auto profile finding another opencode, another install's program).
+bool anotherService(const Supervisor::Config &a, const Supervisor::Config &b) {
+    return changesService(a.settings, b.settings) || a.profile.dialect != b.profile.dialect ||
+           a.profile.program != b.profile.program || a.profile.arguments != b.profile.arguments ||
+           a.profileError != b.profileError;
+}
+
+// The parts that depend on the settings (made again when the policy applies new ones).
+ServiceLauncher::Config launcherConfig(const Supervisor::Config &c, const QString &managedPath) {
+    return {c.profile, c.serviceLogPath, c.settings.containment, managedPath};
+}
+
+RegistrationStore::Config registrationConfig(const Supervisor::Config &c,
+                                             const QString &managedPath) {
+    return {c.registrationPath, managedPath, c.profile.channel,
+            QString::fromLatin1(policy::toString(c.profile.dialect)), c.profile.program};
+}
+
 } // namespace
 
 // Every port the executor needs, carried out with Qt and the OS layer; answers are fed back.
@@ -85,12 +104,9 @@ class Supervisor::Ports : public supervision::Scheduler,
 public:
     explicit Ports(Supervisor *s)
         : sup(s)
-        , launcher({s->config_.profile, s->config_.serviceLogPath, s->config_.settings.containment,
-                    s->managedPath()},
+        , launcher(launcherConfig(s->config_, s->managedPath()),
                    [s](const policy::Event &e) { s->feed(e); })
-        , registrations({s->config_.registrationPath, s->managedPath(), s->config_.profile.channel,
-                         QString::fromLatin1(policy::toString(s->config_.profile.dialect)),
-                         s->config_.profile.program})
+        , registrations(registrationConfig(s->config_, s->managedPath()))
         , stops([s](const policy::Event &e) { s->feed(e); }, [this] { return launcher.job(); }) {
         for (int i = 0; i < policy::kTimerCount; ++i) {
             timers[i].setSingleShot(true);
@@ -139,6 +155,7 @@ public:
     }
     void released() override {}
     void settled() override { emit sup->settled(); }
+    void settingsApplied() override { sup->swapConfig(); }
 
     Supervisor *sup;
     ServiceLauncher launcher;
@@ -152,6 +169,7 @@ Supervisor::Supervisor(Config config, QObject *parent)
     : QObject(parent)
     , config_(std::move(config)) {
     if (!config_.clock) config_.clock = steadyClock();
+    given_ = config_;
     status_.profile = config_.profile.dialect;
     status_.port = quint16(config_.profile.port);
     status_.installedVersion = config_.profile.installedVersion;
@@ -655,6 +673,36 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
         emit probed(ProbeSample{QDateTime::currentDateTime(), v.healthy ? r.latencyMs : -1,
                                 v.healthy, status_.state});
     });
+}
+
+// ---- Settings ---------------------------------------------------------------------------------
+
+void Supervisor::applySettings(Config next) {
+    next.clock = config_.clock; // one clock for the life of this Supervisor
+    // Against the settings in force: settings waiting for a stop are replaced, not built on.
+    const bool service = anotherService(config_, next);
+    given_ = std::move(next);
+    feed(policy::SettingsChanged{machineConfig(given_), service});
+}
+
+// The policy put the settings given last in force (policy::ApplySettings): the parts made from
+// them follow before any later command of that step. A change of the service itself comes here
+// only while nothing is tracked, so nothing swapped here is in use.
+void Supervisor::swapConfig() {
+    const bool service = anotherService(config_, given_);
+    config_ = given_;
+    const QString managed = managedPath();
+    ports_->launcher.setConfig(launcherConfig(config_, managed));
+    ports_->registrations.setConfig(registrationConfig(config_, managed));
+    activity_->setV2(config_.profile.dialect == policy::Dialect::Opencode2);
+    if (managed.isEmpty()) managedWatch_.forget(); // another profile: nothing to compare with
+    status_.profile = config_.profile.dialect;
+    status_.installedVersion = config_.profile.installedVersion;
+    status_.port = quint16(exec_->state().svc ? exec_->state().svc->port : config_.profile.port);
+    status_.url = baseUrl().toString();
+    // The managed watch (on or off, its cadence) and the rest of the status follow at the
+    // step's end (Observer::changed).
+    emit settingsApplied(service);
 }
 
 // ---- The person's requests ------------------------------------------------------------------

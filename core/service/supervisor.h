@@ -82,8 +82,13 @@ public:
     void setMcp(const QList<McpChildStatus> &rows);
     void setOrphans(const QList<OrphanStatus> &orphans);
     // Tether's files that could not be saved (settings/storage.h's write observer, kept by the
-    // Runtime across Supervisors).
+    // Runtime).
     void setStateFileErrors(const QStringList &errors);
+
+    // New settings (the caller saved them). Those that change the service itself
+    // (changesService) stop a tracked one first and start it again with them if it is wanted;
+    // the rest apply at once (policy::SettingsChanged). A quit meanwhile drops them.
+    void applySettings(Config next);
 
 public slots:
     void start();
@@ -105,6 +110,9 @@ signals:
     void probed(const tether::ProbeSample &sample);
     void serviceStarted(const tether::os::Identity &service);
     void settled();
+    // The settings given last are now in force (`service`: the service itself changed): what
+    // was learnt about the old one (its MCP config) is forgotten.
+    void settingsApplied(bool service);
 
 private:
     class Ports;
@@ -124,8 +132,10 @@ private:
     void recordInterruption();             // work is being cut short: keep and announce what ran
     void watchAdoptedExit();
     void refreshFailure(); // status_.failure when Failed: the cause, the log, the port doctor
+    void swapConfig();     // the policy applied the settings given last (ApplySettings)
 
     Config config_;
+    Config given_; // the settings given last: in force, or waiting for the service's stop
     mutable ServiceStatus status_; // status() refreshes its activity ages
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;

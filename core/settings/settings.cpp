@@ -411,4 +411,10 @@ bool saveSettings(const QString &path, const Settings &s, QString *error) {
     return true;
 }
 
+bool changesService(const Settings &before, const Settings &after) {
+    return before.profile != after.profile || before.program != after.program ||
+           before.arguments != after.arguments || before.port != after.port ||
+           before.healthPath != after.healthPath || before.stateDir != after.stateDir;
+}
+
 } // namespace tether

@@ -78,4 +78,8 @@ QString defaultSettingsPath();
 LoadedSettings loadSettings(const QString &path);
 bool saveSettings(const QString &path, const Settings &s, QString *error);
 
+// Whether `after` changes the service itself (profile, program, arguments, port, health path,
+// state dir): a tracked service is stopped and started again with them.
+bool changesService(const Settings &before, const Settings &after);
+
 } // namespace tether

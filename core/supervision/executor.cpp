@@ -212,6 +212,8 @@ void Executor::execute(const Command &c) {
                 ports_.observer.notify(cmd.kind, cmd.message);
             } else if constexpr (std::is_same_v<T, Log>) {
                 ports_.observer.log(cmd.line);
+            } else if constexpr (std::is_same_v<T, ApplySettings>) {
+                ports_.observer.settingsApplied();
             } else if constexpr (std::is_same_v<T, Release>) {
                 ports_.launcher.release();
                 ports_.observer.released();

@@ -71,6 +71,9 @@ public:
     virtual void changed() = 0; // anything in the state changed (status model)
     virtual void released() = 0;
     virtual void settled() = 0;
+    // The state's config was just replaced (ApplySettings): what depends on it follows now,
+    // before any later command of the same step (a launch runs the new program).
+    virtual void settingsApplied() {}
 };
 
 struct Ports {

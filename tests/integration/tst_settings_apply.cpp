@@ -1,7 +1,8 @@
-// Issue 25 d: settings that change the service stop it first, then a new Supervisor starts it
-// with them. That stop ran in an event loop of its own: a quit arriving inside it ended every
-// loop, and a new Supervisor started the service again during the quit. A real Runtime and the
-// demo service, headless.
+// Issue 25 d and 2: settings that change the service stop it first, then the one Supervisor
+// starts it with them (policy::SettingsChanged). That stop once ran in an event loop of its own:
+// a quit arriving inside it ended every loop, and a new Supervisor started the service again
+// during the quit. A real Runtime and the demo service, headless.
+#include "os/process.h"
 #include "shell/runtime.h"
 #include "testsupport.h"
 #include "tether_rig.h"
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace tether;
@@ -84,6 +86,44 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Stopped, 30000);
         QVERIFY(test::demoServicesOnPort(a).isEmpty());
         QVERIFY(test::demoServicesOnPort(s.port).isEmpty());
+    }
+
+    // Another command line, same port: the one Supervisor's launcher runs the new arguments
+    // (they are swapped in when the policy applies the settings, after the old service ended).
+    void newArgumentsStopTheServiceAndStartItWithThem() {
+        start(test::freeLoopbackPort());
+        QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy, 30000);
+        const qint64 old = status().pid;
+        Settings s = runtime_->settings().settings;
+        s.arguments = QStringList{QStringLiteral("--mcp"), QStringLiteral("1")};
+        runtime_->applySettings(s);
+        QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy && status().pid != old, 30000);
+        const os::Lookup now = os::inspect(os::Pid(status().pid));
+        QVERIFY(now.status == os::Lookup::Status::Found);
+        const auto &argv = now.info.argv;
+        QVERIFY2(std::find(argv.begin(), argv.end(), std::string("--mcp")) != argv.end(),
+                 qPrintable(runtime_->eventLog().join(QLatin1Char('\n'))));
+    }
+
+    // Settings given while the stop for earlier ones runs take their place: the service starts
+    // on the last port given, never on the one in between.
+    void settingsDuringTheStopReplaceThePendingOnes() {
+        const quint16 a = test::freeLoopbackPort();
+        start(a);
+        QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy, 30000);
+        const Supervisor *before = runtime_->supervisor();
+        Settings s = runtime_->settings().settings;
+        s.port = test::freeLoopbackPort();
+        const quint16 between = s.port;
+        runtime_->applySettings(s);
+        s.port = test::freeLoopbackPort();
+        runtime_->applySettings(s);
+        QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy && status().port == s.port,
+                                 30000);
+        QVERIFY(runtime_->supervisor() == before); // one Supervisor for the life of Tether
+        QVERIFY(!logged(QStringLiteral("on port %1").arg(between)));
+        QVERIFY(test::demoServicesOnPort(a).isEmpty());
+        QVERIFY(test::demoServicesOnPort(between).isEmpty());
     }
 };
 

@@ -212,6 +212,16 @@ std::vector<Stimulus> stimuli(const SupervisionConfig &c) {
              next.port = s.config.port + 1;
              return SettingsChanged{next};
          }},
+        {"settings: another program",
+         [](const SupervisionState &s) {
+             return SettingsChanged{s.config, true};
+         }},
+        {"settings: timings only",
+         [](const SupervisionState &s) {
+             SupervisionConfig next = s.config;
+             next.timings.probeIntervalMs += 100;
+             return SettingsChanged{next};
+         }},
     };
     for (int t = 0; t < kTimerCount; ++t) {
         static const char *const names[] = {"probe", "window", "restart", "resolve", "verify"};
@@ -318,6 +328,8 @@ std::string commandName(const Command &c) {
                 return std::string("notify ") + toString(cmd.kind);
             else if constexpr (std::is_same_v<T, Log>)
                 return "log";
+            else if constexpr (std::is_same_v<T, ApplySettings>)
+                return "apply settings";
             else if constexpr (std::is_same_v<T, Release>)
                 return "release";
             else

@@ -2128,7 +2128,8 @@ void World::apply(const Action &a) {
         if (bits & 16) config_.hostPinned = !config_.hostPinned;
         if (bits & 32) opt_.containment = !opt_.containment;
         if (!config_.cleanOrphans) obligations_.clear();
-        if (exec_) feed(policy::SettingsChanged{config_});
+        // A new launch family (hostPinned: the --hostname argument) is a change of the service.
+        if (exec_) feed(policy::SettingsChanged{config_, (bits & 16) != 0});
         return;
     }
     case Act::Stall:
