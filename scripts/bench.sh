@@ -49,5 +49,5 @@ sleep 2
 echo "=== bench_ui (Xvfb)"
 QT_QPA_PLATFORM=xcb "$dir/tests/bench/bench_ui"
 echo "=== bench_footprint (Xvfb + trayer)"
-"$dir/tests/bench/bench_footprint" demo opencode
+"$dir/tests/bench/bench_footprint" demo working opencode
 echo "=== load after: $(cut -d' ' -f1-3 /proc/loadavg)"
