@@ -674,6 +674,60 @@ private slots:
         }
     }
 
+    // Issue 27, D5: at 2x on a 1280 px screen the MCP submenu opened over its parent when its
+    // rows were long (English "no answer from the service" while not responding, German
+    // "Speicher über der Grenze"), hiding the parent's items. It opens beside its parent, its
+    // long rows shortened (each whole in its tooltip).
+    void theMcpSubmenuOpensBesideItsParentAt2x() {
+        QList<ServiceStatus> states;
+        ServiceStatus frozen = worstStates().front(); // not responding: "no answer" rows
+        frozen.orphans.clear();
+        states << frozen;
+        ServiceStatus over = frozen; // healthy, every server over its memory limit
+        over.state = State::Healthy;
+        over.replaceAt = QDateTime();
+        states << over;
+        auto *german = new QTranslator(qApp);
+        QVERIFY(german->load(QStringLiteral("tether_de"), QStringLiteral(":/i18n")));
+        const auto english = qScopeGuard([german] {
+            QCoreApplication::removeTranslator(german);
+            delete german;
+        });
+        int n = 0;
+        for (const bool inGerman : {false, true}) {
+            if (inGerman) QCoreApplication::installTranslator(german);
+            for (const ServiceStatus &st : std::as_const(states)) {
+                TrayMenu menu;
+                menu.setModel(trayMenuModel(st, QDateTime::currentDateTime()),
+                              stateColor(st.state, Panel::Light));
+                QMenu *parent = menu.menu();
+                popUpAtTheIcon(parent);
+                QMenu *sub = menu.mcpMenu();
+                parent->setActiveAction(sub->menuAction());
+                QTest::keyClick(parent, Qt::Key_Right);
+                QVERIFY(waitFor([sub] { return sub->isVisible(); }, 5000));
+                QTest::qWait(200);
+                grabScreen(QStringLiteral("person-2x-mcp-submenu-%1.png").arg(++n));
+                const QRect p = parent->geometry(), m = sub->geometry();
+                const QRect screen = parent->screen()->availableGeometry();
+                qInfo("%s, %s: the MCP submenu is %dx%d at %d,%d beside the menu's %dx%d at %d,%d",
+                      inGerman ? "German" : "English", policy::toString(st.state), m.width(),
+                      m.height(), m.x(), m.y(), p.width(), p.height(), p.x(), p.y());
+                sub->hide();
+                parent->hide();
+                QVERIFY2(!m.intersects(p), "the MCP submenu covers its parent");
+                QVERIFY2(screen.contains(m), "the MCP submenu leaves the screen");
+                // A shortened row still says everything: in full in its tooltip.
+                for (QAction *a : sub->actions()) {
+                    const QString shown = a->text().section(QLatin1Char('\t'), 0, 0);
+                    if (!shown.contains(QChar(0x2026))) continue;
+                    const QString start = shown.left(shown.size() - 1);
+                    QVERIFY2(a->toolTip().contains(start), qPrintable(a->toolTip()));
+                }
+            }
+        }
+    }
+
     // Issue 27 (10, 11): on the real tray at 2x, under the pseudo-language, nothing a person
     // reads escapes the catalogue, and a screen reader names every control.
     void pseudoLanguageAndAccessibleNamesOnTheRealTray() {
