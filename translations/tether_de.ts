@@ -1777,5 +1777,20 @@
         <source>⚠ &amp;MCP servers (%1)</source>
         <translation>⚠ &amp;MCP-Server (%1)</translation>
     </message>
+    <message>
+        <source>Clean &amp;up…</source>
+        <translation>A&amp;ufräumen…</translation>
+    </message>
+    <message>
+        <source>&amp;Restart to update</source>
+        <translation>&amp;Neu starten und aktualisieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>⚠ %n orphaned MCP process(es)</source>
+        <translation>
+            <numerusform>⚠ %n verwaister MCP-Prozess</numerusform>
+            <numerusform>⚠ %n verwaiste MCP-Prozesse</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

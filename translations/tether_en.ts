@@ -137,4 +137,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>tether::ui::StatusWindow</name>
+    <message numerus="yes">
+        <source>⚠ %n orphaned MCP process(es)</source>
+        <translation>
+            <numerusform>⚠ %n orphaned MCP process</numerusform>
+            <numerusform>⚠ %n orphaned MCP processes</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

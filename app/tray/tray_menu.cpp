@@ -3,7 +3,12 @@
 #include "service/words.h"
 #include "tray/menu_status.h"
 
+#include <QFontMetrics>
+#include <QScreen>
+#include <QStyle>
 #include <QWidgetAction>
+
+#include <algorithm>
 
 namespace tether {
 
@@ -27,6 +32,7 @@ TrayMenu::TrayMenu(QObject *parent)
     menu_.addSeparator();
     mcp_ = menu_.addMenu(QString());
     mcp_->setToolTipsVisible(true);
+    connect(mcp_, &QMenu::aboutToShow, this, &TrayMenu::fitMcpRows);
     orphans_ = menu_.addAction(QString(), this, &TrayMenu::cleanupRequested);
     menu_.addSeparator();
     // Always there.
@@ -78,12 +84,48 @@ void TrayMenu::setMcpRows(const TrayMenuModel &m) {
         // shortcut column). A flagged server says why in its tooltip.
         QAction *a = mcp_->addAction(row.label + QLatin1Char('\t') + row.actionLabel);
         a->setEnabled(row.actionEnabled);
-        a->setToolTip(row.flagText.isEmpty()
-                          ? Words::tr("%1 %2", "an action, then the MCP server it acts on")
-                                .arg(row.actionLabel, row.name)
-                          : row.flagText);
         const QString name = row.name;
         connect(a, &QAction::triggered, this, [this, name] { emit mcpActionRequested(name); });
+    }
+    fitMcpRows();
+}
+
+void TrayMenu::fitMcpRows() {
+    const QList<QAction *> actions = mcp_->actions();
+    if (actions.size() != mcpRows_.size()) return;
+    const auto tooltip = [](const McpMenuRow &row, bool shortened) {
+        const QString why = row.flagText.isEmpty()
+                                ? Words::tr("%1 %2", "an action, then the MCP server it acts on")
+                                      .arg(row.actionLabel, row.name)
+                                : row.flagText;
+        return shortened ? row.label + QLatin1Char('\n') + why : why;
+    };
+    // The rows in full first: what the submenu would need.
+    for (int i = 0; i < actions.size(); ++i) {
+        actions[i]->setText(mcpRows_[i].label + QLatin1Char('\t') + mcpRows_[i].actionLabel);
+        actions[i]->setToolTip(tooltip(mcpRows_[i], false));
+    }
+    // The room beside the menu: Qt opens a submenu on its right, else on its left, and over the
+    // menu itself when neither side has room for it. Known once the menu is shown.
+    if (!menu_.isVisible() || !menu_.screen()) return;
+    const QRect screen = menu_.screen()->availableGeometry();
+    const QRect parent = menu_.geometry();
+    const int room = std::max(parent.left() - screen.left(), screen.right() - parent.right()) -
+                     std::abs(mcp_->style()->pixelMetric(QStyle::PM_SubMenuOverlap, nullptr, mcp_));
+    const QFontMetrics fm(mcp_->font());
+    const int excess = mcp_->sizeHint().width() - room;
+    if (excess <= 0) return;
+    int widest = 0;
+    for (const McpMenuRow &row : std::as_const(mcpRows_))
+        widest = std::max(widest, fm.horizontalAdvance(row.label));
+    // Shortened to fit, yet never below a dozen characters: the server's name stays readable.
+    const int width = std::max(widest - excess, 12 * fm.averageCharWidth());
+    for (int i = 0; i < actions.size(); ++i) {
+        const McpMenuRow &row = mcpRows_[i];
+        const QString shown = fm.elidedText(row.label, Qt::ElideRight, width);
+        if (shown == row.label) continue;
+        actions[i]->setText(shown + QLatin1Char('\t') + row.actionLabel);
+        actions[i]->setToolTip(tooltip(row, true));
     }
 }
 

@@ -46,6 +46,9 @@ signals:
 
 private:
     void setMcpRows(const TrayMenuModel &m);
+    // Just before the MCP submenu opens: its rows shortened, if need be, so that it fits beside
+    // the menu, not over it (issue 27, D5).
+    void fitMcpRows();
 
     QMenu menu_;
     MenuStatusWidget *status_ = nullptr; // owned by statusAction_

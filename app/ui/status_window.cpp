@@ -8,6 +8,7 @@
 #include "ui/status_text.h"
 
 #include <QCheckBox>
+#include <QFrame>
 #include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -142,12 +143,10 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     stop_ = new QPushButton(tr("S&top"));
     restart_ = new QPushButton;
     open_ = new QPushButton(tr("&Open in browser"));
-    cleanup_ = new QPushButton;
     for (QPushButton *b : {start_, stop_, restart_, open_})
         buttons->addWidget(b);
     buttons->addWidget(failure_->actions()); // in their place when it failed
     buttons->addStretch();
-    buttons->addWidget(cleanup_); // at the end: it comes and goes without moving the others
     details_ = new QCheckBox(tr("Show &details"));
     details_->setToolTip(tr("Process IDs, and the events as the log has them"));
     connect(start_, &QPushButton::clicked, this, &StatusWindow::startRequested);
@@ -161,6 +160,23 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     });
     row->setFixedHeight(start_->sizeHint().height());
     root->addWidget(row);
+
+    // Orphaned MCP processes are not the service's: said on a line of their own below its
+    // buttons, their clean-up beside the words. In the buttons' row it made the row wider than
+    // the window with an update offered too (issue 27, D1), in German all the more. Nothing
+    // above moves when it comes and goes; the tabs below give it their room.
+    orphanBar_ = new QFrame;
+    static_cast<QFrame *>(orphanBar_)->setFrameShape(QFrame::StyledPanel);
+    auto *orphanRow = new QHBoxLayout(orphanBar_);
+    orphanRow->setContentsMargins(6, 2, 2, 2);
+    orphanText_ = new QLabel;
+    orphanText_->setWordWrap(true);
+    cleanup_ = new QPushButton(tr("Clean &up…"));
+    orphanText_->setBuddy(cleanup_);
+    orphanRow->addWidget(orphanText_, 1);
+    orphanRow->addWidget(cleanup_);
+    orphanBar_->hide();
+    root->addWidget(orphanBar_);
 
     tabs_ = new QTabWidget;
     tabs_->setAccessibleName(tr("Details of the service"));
@@ -335,10 +351,15 @@ void StatusWindow::refresh() {
     failure_->actions()->setVisible(failed);
     stop_->setEnabled(m.showStop);
     restart_->setEnabled(m.showRestart);
-    restart_->setText(m.restartLabel);
+    // The newer version is named in full in the line above: the button need not repeat it.
+    const bool update = st.versionMismatch && !st.installedVersion.isEmpty();
+    restart_->setText(update ? tr("&Restart to update") : m.restartLabel);
+    restart_->setToolTip(update ? QString(m.restartLabel).remove(QLatin1Char('&')) : QString());
     open_->setEnabled(m.showOpen);
-    cleanup_->setVisible(m.orphanCount > 0);
-    cleanup_->setText(m.orphanLabel);
+    orphanBar_->setVisible(m.orphanCount > 0);
+    orphanText_->setText(tr("⚠ %n orphaned MCP process(es)", nullptr, m.orphanCount));
+    cleanup_->setToolTip(QString(m.orphanLabel).remove(QLatin1Char('&')));
+    cleanup_->setAccessibleName(cleanup_->toolTip());
 
     fillMcpTable(m);
     tabs_->setTabText(tabs_->indexOf(timeline_->parentWidget()),

@@ -87,6 +87,8 @@ private:
     QPushButton *stop_ = nullptr;
     QPushButton *restart_ = nullptr;
     QPushButton *open_ = nullptr;
+    QWidget *orphanBar_ = nullptr; // the orphans, in words, with their clean-up beside them
+    QLabel *orphanText_ = nullptr;
     QPushButton *cleanup_ = nullptr;
     QCheckBox *details_ = nullptr; // pids, the log's own words: asked for, not shown by default
     QTabWidget *tabs_ = nullptr;

@@ -1,6 +1,7 @@
 #include "mcp/orphan_keeper.h"
 
 #include "policy/notice.h"
+#include "os/process.h"
 #include "policy/orphan_mode.h"
 #include "supervision/os_process_table.h"
 
@@ -43,6 +44,8 @@ OrphanKeeper::OrphanKeeper(Supervisor *supervisor, Ledger *ledger,
     , ledger_(ledger)
     , commands_(std::move(commands))
     , services_(std::move(services)) {
+    recheck_.setTimerType(Qt::CoarseTimer);
+    connect(&recheck_, &QTimer::timeout, this, &OrphanKeeper::dropEnded);
 }
 
 OrphanKeeper::~OrphanKeeper() {
@@ -143,9 +146,41 @@ void OrphanKeeper::startNextSweep() {
 
 void OrphanKeeper::publishOrphans(const std::vector<policy::Orphan> &orphans) {
     QList<OrphanStatus> list;
-    for (const policy::Orphan &o : orphans)
+    listed_.clear();
+    for (const policy::Orphan &o : orphans) {
         list << toStatus(o, ledger_->entries());
+        listed_.push_back({o.process.pid, o.process.startTime});
+    }
     sup_->setOrphans(list);
+    if (listed_.empty()) {
+        recheck_.stop();
+        return;
+    }
+    // The probe cadence: a person sees an orphan that ended as soon as a probe would notice.
+    recheck_.start(
+        int(std::clamp<qint64>(sup_->config().settings.timings.probeIntervalMs, 100, 5000)));
+}
+
+void OrphanKeeper::dropEnded() {
+    QList<OrphanStatus> list = sup_->status().orphans;
+    std::vector<os::Identity> still;
+    bool dropped = false;
+    for (const os::Identity &id : listed_) {
+        // Only a positive "gone" drops it: a look-up that failed keeps it listed.
+        if (os::alive(id) == os::Liveness::Gone) {
+            dropped = true;
+            list.erase(std::remove_if(list.begin(), list.end(),
+                                      [&id](const OrphanStatus &o) { return o.pid == id.pid; }),
+                       list.end());
+            emit logLine(
+                QStringLiteral("orphaned MCP process pid %1 ended outside Tether").arg(id.pid));
+        } else {
+            still.push_back(id);
+        }
+    }
+    listed_ = std::move(still);
+    if (listed_.empty()) recheck_.stop();
+    if (dropped) sup_->setOrphans(list);
 }
 
 // ---- On launch and on request ---------------------------------------------------------------

@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <QTimer>
 #include <deque>
 #include <functional>
 #include <utility>
@@ -56,6 +57,9 @@ private:
     void runSweep(std::function<void()> work, std::function<void()> then);
     void startNextSweep();
     void publishOrphans(const std::vector<policy::Orphan> &orphans);
+    // Drops the listed orphans that ended since (killed by someone else, or exited; a zombie
+    // counts as ended): re-checked by identity on the probe cadence while any is listed.
+    void dropEnded();
 
     Supervisor *sup_;
     Ledger *ledger_;
@@ -68,6 +72,8 @@ private:
         std::function<void()> then; // back on this thread
     };
     std::deque<SweepJob> sweeps_;
+    std::vector<os::Identity> listed_; // what publishOrphans() last put in the status
+    QTimer recheck_;
 };
 
 } // namespace tether::mcp

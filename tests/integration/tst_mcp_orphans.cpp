@@ -210,6 +210,42 @@ private slots:
         QCOMPARE(int(rig_.mcp->ledger().entries().size()), 0);
     }
 
+    // Issue 27, D2: orphans something else ended (here SIGKILL; with no reaping parent they stay
+    // zombies) stayed listed for minutes in the status, the badge, the menu and the dialog, and
+    // "Clean up" then said 0 ended. They leave the status within a probe or two.
+    void orphansThatEndOutsideTetherLeaveTheStatus() {
+        Settings s = demoWithStubbornChildren(port_);
+        s.orphansOnLaunch = policy::OrphanMode::Ask;
+        make(s);
+        rig_.sup->start();
+        const auto children = waitForChildren();
+        QCOMPARE(int(children.size()), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(int(rig_.mcp->ledger().entries().size()), 3, kLong);
+        const os::Identity service = *rig_.sup->serviceIdentity();
+        rig_.sup->leaveRunning();
+        rig_.drop();
+        QVERIFY(os::signalIdentity(service, os::Signal::Kill));
+        QTRY_VERIFY_WITH_TIMEOUT(gone(service), kLong);
+
+        // The next launch lists them for a person to decide (onLaunch=ask).
+        make(s);
+        rig_.mcp->scanOnLaunch();
+        QTRY_COMPARE_WITH_TIMEOUT(fromLedger(rig_.sup->status().orphans).size(), 3, kLong);
+        // Something other than Tether ends two of them.
+        QVERIFY(os::signalIdentity(children[0], os::Signal::Kill));
+        QVERIFY(os::signalIdentity(children[1], os::Signal::Kill));
+        QTRY_VERIFY_WITH_TIMEOUT(gone(children[0]) && gone(children[1]), 5000);
+        QElapsedTimer t;
+        t.start();
+        QTRY_COMPARE_WITH_TIMEOUT(fromLedger(rig_.sup->status().orphans).size(), 1, 3000);
+        qInfo("2 orphans ended outside Tether -> gone from the status in %lld ms",
+              static_cast<long long>(t.elapsed()));
+        QCOMPARE(fromLedger(rig_.sup->status().orphans).front().pid, children[2].pid);
+        QCOMPARE(os::alive(children[2]), os::Liveness::Alive); // the live one is kept, untouched
+        QVERIFY(os::signalIdentity(children[2], os::Signal::Kill));
+        QTRY_VERIFY_WITH_TIMEOUT(fromLedger(rig_.sup->status().orphans).isEmpty(), 3000);
+    }
+
     void aLedgerEntryForAReusedPidIsNeverSignalled() {
         // A live unrelated process under a pid the ledger names with another start time.
         const QString record = rig_.dataDir->filePath(QStringLiteral("decoy.signals"));

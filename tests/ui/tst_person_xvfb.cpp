@@ -13,6 +13,7 @@
 // main() hands such a start over to the real tether binary (execv keeps the pid Tether checks).
 #include "i18n.h"
 #include "policy/state.h"
+#include "service/health_history.h"
 #include "service/words.h"
 #include "shell/runtime.h"
 #include "testsupport.h"
@@ -40,6 +41,8 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScopeGuard>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
 #include <QTableWidget>
@@ -384,6 +387,64 @@ private slots:
                  qPrintable(QStringLiteral("%1 > %2").arg(right).arg(table->viewport()->width())));
     }
 
+    // Issue 27, D1: with an update and orphans together the button row was wider than the
+    // window at 1x and 2x (a sideways scrollbar, "Version 1.18.33-d", "Clean up 2 orpha…" and the
+    // MCP table's Action column cut off), and German is longer still. In its worst states, in
+    // German, the window needs no scrolling either way and no button is cut.
+    void theWorstStatusWindowFitsAt2xInGerman() {
+        auto *german = new QTranslator(qApp);
+        QVERIFY(german->load(QStringLiteral("tether_de"), QStringLiteral(":/i18n")));
+        QCoreApplication::installTranslator(german);
+        const auto english = qScopeGuard([german] {
+            QCoreApplication::removeTranslator(german);
+            delete german;
+        });
+        HealthHistory health;
+        const QStringList events;
+        int n = 0;
+        QList<ServiceStatus> states = worstStates();
+        ServiceStatus healthy = states.front(); // the update and the orphans, every button on
+        healthy.state = State::Healthy;
+        healthy.replaceAt = QDateTime();
+        states.prepend(healthy);
+        for (const ServiceStatus &worst : std::as_const(states)) {
+            ui::UiModel model;
+            model.status = [&worst]() -> const ServiceStatus & { return worst; };
+            model.health = [&health]() -> const HealthHistory & { return health; };
+            model.events = [&events]() -> const QStringList & { return events; };
+            ui::StatusWindow w(model);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(300);
+            grabScreen(QStringLiteral("person-2x-de-worst-window-%1.png").arg(++n));
+            const auto *scroll = w.findChild<QScrollArea *>();
+            QVERIFY(scroll);
+            const QSize need = scroll->widget()->minimumSizeHint();
+            const QSize have = scroll->viewport()->size();
+            qInfo("German, %s, update and orphans: window %dx%d, content minimum %dx%d",
+                  policy::toString(worst.state), have.width(), have.height(), need.width(),
+                  need.height());
+            QVERIFY2(w.screen()->availableGeometry().contains(w.frameGeometry()),
+                     "the window leaves the screen");
+            QVERIFY2(
+                need.width() <= have.width(),
+                qPrintable(QStringLiteral("%1 wide in %2").arg(need.width()).arg(have.width())));
+            QVERIFY2(
+                need.height() <= have.height(),
+                qPrintable(QStringLiteral("%1 high in %2").arg(need.height()).arg(have.height())));
+            QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+            // Every button shown whole, inside the window: its text is not cut.
+            for (QPushButton *b : w.findChildren<QPushButton *>()) {
+                if (!b->isVisibleTo(&w)) continue;
+                const QRect inView(b->mapTo(scroll->viewport(), QPoint(0, 0)), b->size());
+                QVERIFY2(scroll->viewport()->rect().contains(inView),
+                         qPrintable(b->text() + QStringLiteral(" is outside the window")));
+                QVERIFY2(b->width() >= b->minimumSizeHint().width(),
+                         qPrintable(b->text() + QStringLiteral(" is cut")));
+            }
+        }
+    }
+
     // Issue 16 (4), 27 (9): an MCP server over its limit marks the tray icon and the menu, and
     // its Restart is one level deep, in the MCP servers submenu, on the server's own row.
     void anMcpServerOverItsLimitMarksTheIcon() {
@@ -610,6 +671,60 @@ private slots:
             QVERIFY2(fit.screen.contains(fit.frame), "the menu leaves the screen");
             QVERIFY2(fit.oneColumn, "the menu is split into columns");
             QVERIFY(!fit.quitWhere.isEmpty());
+        }
+    }
+
+    // Issue 27, D5: at 2x on a 1280 px screen the MCP submenu opened over its parent when its
+    // rows were long (English "no answer from the service" while not responding, German
+    // "Speicher über der Grenze"), hiding the parent's items. It opens beside its parent, its
+    // long rows shortened (each whole in its tooltip).
+    void theMcpSubmenuOpensBesideItsParentAt2x() {
+        QList<ServiceStatus> states;
+        ServiceStatus frozen = worstStates().front(); // not responding: "no answer" rows
+        frozen.orphans.clear();
+        states << frozen;
+        ServiceStatus over = frozen; // healthy, every server over its memory limit
+        over.state = State::Healthy;
+        over.replaceAt = QDateTime();
+        states << over;
+        auto *german = new QTranslator(qApp);
+        QVERIFY(german->load(QStringLiteral("tether_de"), QStringLiteral(":/i18n")));
+        const auto english = qScopeGuard([german] {
+            QCoreApplication::removeTranslator(german);
+            delete german;
+        });
+        int n = 0;
+        for (const bool inGerman : {false, true}) {
+            if (inGerman) QCoreApplication::installTranslator(german);
+            for (const ServiceStatus &st : std::as_const(states)) {
+                TrayMenu menu;
+                menu.setModel(trayMenuModel(st, QDateTime::currentDateTime()),
+                              stateColor(st.state, Panel::Light));
+                QMenu *parent = menu.menu();
+                popUpAtTheIcon(parent);
+                QMenu *sub = menu.mcpMenu();
+                parent->setActiveAction(sub->menuAction());
+                QTest::keyClick(parent, Qt::Key_Right);
+                QVERIFY(waitFor([sub] { return sub->isVisible(); }, 5000));
+                QTest::qWait(200);
+                grabScreen(QStringLiteral("person-2x-mcp-submenu-%1.png").arg(++n));
+                const QRect p = parent->geometry(), m = sub->geometry();
+                const QRect screen = parent->screen()->availableGeometry();
+                qInfo("%s, %s: the MCP submenu is %dx%d at %d,%d beside the menu's %dx%d at %d,%d",
+                      inGerman ? "German" : "English", policy::toString(st.state), m.width(),
+                      m.height(), m.x(), m.y(), p.width(), p.height(), p.x(), p.y());
+                sub->hide();
+                parent->hide();
+                QVERIFY2(!m.intersects(p), "the MCP submenu covers its parent");
+                QVERIFY2(screen.contains(m), "the MCP submenu leaves the screen");
+                // A shortened row still says everything: in full in its tooltip.
+                for (QAction *a : sub->actions()) {
+                    const QString shown = a->text().section(QLatin1Char('\t'), 0, 0);
+                    if (!shown.contains(QChar(0x2026))) continue;
+                    const QString start = shown.left(shown.size() - 1);
+                    QVERIFY2(a->toolTip().contains(start), qPrintable(a->toolTip()));
+                }
+            }
         }
     }
 
