@@ -326,8 +326,7 @@ void prepare(Instance &in, const QString &name) {
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
     QString service = QStringLiteral("profile=demo\n");
     if (name == QLatin1String("working"))
-        service +=
-            QStringLiteral("arguments=--busy-tool %1:86400\n").arg(QLatin1String(kBusyTool));
+        service += QStringLiteral("arguments=--busy-tool %1:86400\n").arg(QLatin1String(kBusyTool));
     if (name == QLatin1String("opencode")) {
         const QString cache =
             qEnvironmentVariable("TETHER_E2E_CACHE", QStringLiteral("/var/cache/tether-e2e"));
@@ -390,7 +389,10 @@ void quitAndReap(Instance &in) {
     // stopServiceOnQuit=true: quitting stops the service Tether started.
     QProcess quit;
     quit.setProcessEnvironment(in.env);
-    quit.start(qEnvironmentVariable("TETHER_BIN"), {QStringLiteral("quit")});
+    // --force: a tool call running (the working run) makes a plain quit ask first, and a
+    // refused quit left the service running after the benchmark.
+    quit.start(qEnvironmentVariable("TETHER_BIN"),
+               {QStringLiteral("quit"), QStringLiteral("--force")});
     quit.waitForFinished(15000);
     if (!in.proc.waitForFinished(30000)) {
         in.proc.kill();
