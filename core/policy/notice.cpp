@@ -201,8 +201,11 @@ NoticeStep onNotice(NoticeHistory h, NoticeKind k, NoticeMs now) {
         }
         out.show = k;
         break;
-    case NoticeKind::VersionMismatch:
     case NoticeKind::Stale:
+        // Housekeeping a person need not act on (a record of a service that is gone): the
+        // events list says it. As a balloon it came with the orphans dialog at launch.
+        break;
+    case NoticeKind::VersionMismatch:
     case NoticeKind::OrphansFound:
     case NoticeKind::McpResources:
     case NoticeKind::StartedElsewhere:

@@ -111,6 +111,13 @@ private slots:
         QVERIFY(!onNotice(st.history, NoticeKind::Recovered, 20000).show);
     }
 
+    // Issue 27 (8): an outdated service record removed at launch is no balloon beside the
+    // orphans dialog; the events list has it.
+    void aRemovedRecordIsNoBalloon() {
+        QVERIFY(!onNotice({}, NoticeKind::Stale, 1000).show);
+        QVERIFY(onNotice({}, NoticeKind::OrphansFound, 1000).show);
+    }
+
     void aSlowRestartIsToldAsItStandsThenItsEnd() {
         NoticeStep st = onNotice({}, NoticeKind::Crashed, 0);
         QVERIFY(!onNoticeTimer(st.history, kIncidentMs - 1).show); // not yet
