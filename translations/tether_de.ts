@@ -1602,8 +1602,13 @@
         <translation>„%1“</translation>
     </message>
     <message>
-        <source>%1 (%2): %3.</source>
-        <translation>%1 (%2): %3.</translation>
+        <source>%1 (%2)</source>
+        <comment>a setting&apos;s name and its page</comment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: %2.</source>
+        <translation>%1: %2.</translation>
     </message>
     <message>
         <source> and </source>

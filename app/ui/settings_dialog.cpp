@@ -561,17 +561,23 @@ QStringList SettingsDialog::warnings() const {
 QStringList SettingsDialog::problems() const {
     QStringList out;
     for (const SettingProblem &p : settingsFromValues(values()).problems) {
+        // Each setting with its own page: two that must agree may sit on two pages.
         QStringList names;
         for (const QString &key : p.keys)
-            names << tr("“%1”", "a setting's name, quoted").arg(labels_.value(key, key));
-        const QString page = titles_.value(pageOf_.value(p.keys.value(0)));
-        out << tr("%1 (%2): %3.").arg(names.join(tr(" and ")), page, p.why);
+            names << tr("%1 (%2)", "a setting's name and its page")
+                         .arg(tr("“%1”", "a setting's name, quoted").arg(labels_.value(key, key)),
+                              pageTitle(key));
+        out << tr("%1: %2.").arg(names.join(tr(" and ")), p.why);
     }
     return out;
 }
 
 QString SettingsDialog::label(const QString &key) const {
     return labels_.value(key);
+}
+
+QString SettingsDialog::pageTitle(const QString &key) const {
+    return titles_.value(pageOf_.value(key));
 }
 
 QStringList SettingsDialog::pageTitles() const {
@@ -595,6 +601,9 @@ void SettingsDialog::validate() {
         for (const SettingProblem &p : loaded.problems)
             if (p.keys.contains(it.key())) why = p.why;
         QLabel *line = helpOf_.value(it.key());
+        // A sentence of its own under the field: capitalised (the problem's words are a clause
+        // that follows a setting's name in the summary).
+        if (!why.isEmpty()) why[0] = why[0].toUpper();
         line->setText(why.isEmpty() ? help_.value(it.key()) : QStringLiteral("⚠ ") + why);
         QPalette pal = line->palette();
         pal.setColor(QPalette::WindowText, bad);

@@ -40,8 +40,9 @@ public:
     QStringList warnings() const; // as the log would say them, naming keys
     QStringList problems() const; // as the dialog says them to a person
     QWidget *field(const QString &key) const { return fields_.value(key); }
-    QString label(const QString &key) const; // the words shown for a setting (no mnemonic)
-    QStringList pageTitles() const;          // the pages listed now
+    QString label(const QString &key) const;     // the words shown for a setting (no mnemonic)
+    QString pageTitle(const QString &key) const; // the page a setting is on, as listed
+    QStringList pageTitles() const;              // the pages listed now
     QCheckBox *advancedBox() const { return advanced_; }
     QCheckBox *startAtLoginBox() const { return login_; }
     // The page of `key` in view (the advanced ones shown if it is there), its field focused

@@ -304,8 +304,14 @@ private slots:
         const QString &message = problems.first();
         QVERIFY2(message.contains(QStringLiteral("Wait for a busy service")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("Answer expected within")), qPrintable(message));
-        // The page of the setting named first (it was another page's before).
-        QVERIFY2(message.contains(QStringLiteral("(Recovery)")), qPrintable(message));
+        // Each setting with its own page (issue 27 verification D10: the message named the first
+        // one's page for both, and the second sits elsewhere).
+        QVERIFY2(message.contains(QStringLiteral("“Wait for a busy service” (Recovery)")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("“Answer expected within” (%1)")
+                                      .arg(d.pageTitle(QStringLiteral("probe/timeoutMs")))),
+                 qPrintable(message));
+        QVERIFY(d.pageTitle(QStringLiteral("probe/timeoutMs")) != QStringLiteral("Recovery"));
         for (const char *logWord : {"windowMs", "recovery/", "setting", "ignored", "default", "ms"})
             QVERIFY2(!message.contains(QLatin1String(logWord)), qPrintable(message));
         // The person sees it, in the dialog, and cannot save; the advanced pages where it is
