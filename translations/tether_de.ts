@@ -309,7 +309,7 @@
     </message>
     <message>
         <source>From the installed version</source>
-        <translation>Aus der installierten Version</translation>
+        <translation>Wie installiert</translation>
     </message>
 </context>
 <context>
