@@ -315,6 +315,54 @@
 <context>
     <name>Tether</name>
     <message>
+        <source>A tool call is running</source>
+        <translation>Ein Werkzeugaufruf läuft</translation>
+    </message>
+    <message>
+        <source>%1. Stopping now interrupts this work; add --force to stop anyway.</source>
+        <translation>%1. Anhalten unterbricht diese Arbeit jetzt; mit --force trotzdem anhalten.</translation>
+    </message>
+    <message>
+        <source>%1. Restarting now interrupts this work; add --force to restart anyway.</source>
+        <translation>%1. Neu starten unterbricht diese Arbeit jetzt; mit --force trotzdem neu starten.</translation>
+    </message>
+    <message>
+        <source>%1. Quitting stops the service and interrupts this work; add --force to quit anyway.</source>
+        <translation>%1. Beenden hält den Dienst an und unterbricht diese Arbeit; mit --force trotzdem beenden.</translation>
+    </message>
+    <message>
+        <source>No orphaned MCP processes.</source>
+        <translation>Keine verwaisten MCP-Prozesse.</translation>
+    </message>
+    <message>
+        <source>Tether is shutting down: it starts no service now.</source>
+        <translation>Tether wird beendet: es startet jetzt keinen Dienst.</translation>
+    </message>
+    <message>
+        <source>Name the MCP server.</source>
+        <translation>Nennen Sie den MCP-Server.</translation>
+    </message>
+    <message>
+        <source>tether: unknown verb %1
+
+%2</source>
+        <translation>tether: unbekanntes Verb %1
+
+%2</translation>
+    </message>
+    <message>
+        <source>tether %1: name the MCP server.</source>
+        <translation>tether %1: Nennen Sie den MCP-Server.</translation>
+    </message>
+    <message>
+        <source>tether %1: Tether is running but not answering (%2); it may be busy: try again, or see its log.</source>
+        <translation>tether %1: Tether läuft, antwortet aber nicht (%2); es ist vielleicht beschäftigt: versuchen Sie es erneut oder sehen Sie in sein Protokoll.</translation>
+    </message>
+    <message>
+        <source>tether: not running (start it with `tether` or `tether --headless`).</source>
+        <translation>tether: läuft nicht (starten Sie es mit `tether` oder `tether --headless`).</translation>
+    </message>
+    <message>
         <source>Click to see what to do.</source>
         <translation>Klicken Sie, um zu sehen, was zu tun ist.</translation>
     </message>

@@ -189,7 +189,7 @@ int runVerb(const QStringList &args) {
     const QString verb = positional.value(0);
     const VerbInfo *info = cliVerb(verb);
     if (!info) {
-        print(Stream::Err, QStringLiteral("tether: unknown verb %1\n\n%2").arg(verb, verbHelp()));
+        print(Stream::Err, Words::tr("tether: unknown verb %1\n\n%2").arg(verb, verbHelp()));
         return kExitUsage;
     }
 
@@ -203,7 +203,7 @@ int runVerb(const QStringList &args) {
         request.args.insert(QStringLiteral("force"), true);
     if (info->takesName) {
         if (positional.size() < 2) {
-            print(Stream::Err, QStringLiteral("tether %1: name the MCP server").arg(verb));
+            print(Stream::Err, Words::tr("tether %1: name the MCP server.").arg(verb));
             return kExitUsage;
         }
         request.args.insert(QStringLiteral("name"), positional.value(1));
@@ -231,17 +231,17 @@ int runVerb(const QStringList &args) {
             print(Stream::Out, QStringLiteral("{\"running\":true,\"answering\":false}"));
         else
             print(Stream::Err,
-                  QStringLiteral("tether %1: Tether is running but not answering (%2); it may be "
-                                 "busy: try again, or see its log")
+                  Words::tr("tether %1: Tether is running but not answering (%2); it may be busy: "
+                            "try again, or see its log.")
                       .arg(verb, reply.error));
         return kExitNotAnswering;
     case control::Reply::Status::NotRunning:
         if (info->verb == Verb::Status && parser.isSet(json))
             print(Stream::Out, QStringLiteral("{\"running\":false}"));
         else
-            print(Stream::Err,
-                  QStringLiteral(
-                      "tether: not running (start it with `tether` or `tether --headless`)"));
+            print(
+                Stream::Err,
+                Words::tr("tether: not running (start it with `tether` or `tether --headless`)."));
         return kExitNotRunning;
     case control::Reply::Status::Error:
         if (reply.body.value(QLatin1String("refused")).toString() == QLatin1String("busy")) {

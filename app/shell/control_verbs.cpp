@@ -3,7 +3,9 @@
 #include "settings/autostart.h"
 #include "settings/autostart_entries.h"
 #include "shell/diagnostics.h"
+#include "service/words.h"
 #include "shell/runtime.h"
+#include "ui/status_text.h"
 
 #include <QJsonArray>
 #include <QTimer>
@@ -53,7 +55,7 @@ QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &su
                                  {QStringLiteral("kind"), o.kind},
                                  {QStringLiteral("argv"), QJsonArray::fromStringList(o.argv)}});
     QString message = summary.lines.join(QLatin1Char('\n'));
-    if (summary.found.isEmpty()) message = QStringLiteral("no orphaned MCP processes");
+    if (summary.found.isEmpty()) message = Words::tr("No orphaned MCP processes.");
     return {{QStringLiteral("dryRun"), dryRun},
             {QStringLiteral("found"), found},
             {QStringLiteral("killed"), summary.killed},
@@ -72,8 +74,7 @@ QByteArray ControlVerbs::cleanupReply(bool dryRun, const mcp::McpMonitor::Cleanu
 QByteArray ControlVerbs::answer(const control::Request &request) {
     using control::Verb;
     if (runtime_.isShuttingDown() && (request.verb == Verb::Start || request.verb == Verb::Restart))
-        return control::errorReply(
-            QStringLiteral("Tether is shutting down: it starts no service now"));
+        return control::errorReply(Words::tr("Tether is shutting down: it starts no service now."));
     switch (request.verb) {
     case Verb::Status: {
         QJsonObject status = runtime_.supervisor()->status().toJson();
@@ -91,19 +92,26 @@ QByteArray ControlVerbs::answer(const control::Request &request) {
     case Verb::Restart:
     case Verb::Quit: {
         // The tray asks; a verb is refused unless --force says yes.
-        const policy::Activity &a = runtime_.supervisor()->activity();
         const policy::PersonAction action = request.verb == Verb::Stop ? policy::PersonAction::Stop
                                             : request.verb == Verb::Restart
                                                 ? policy::PersonAction::Restart
                                                 : policy::PersonAction::Quit;
-        if (runtime_.needsConsent(action) && !request.args.value(QLatin1String("force")).toBool())
-            return control::refusedReply(
-                QStringLiteral("refused: the service is running %1; use --force to %2 anyway")
-                    .arg(QString::fromStdString(policy::describeTools(
-                             a.tools, runtime_.supervisor()->config().clock())),
-                         request.verb == Verb::Quit ? QStringLiteral("quit and stop it")
-                                                    : toString(request.verb)),
-                QStringLiteral("busy"));
+        if (runtime_.needsConsent(action) && !request.args.value(QLatin1String("force")).toBool()) {
+            // The tray's words for what runs, and one whole sentence per verb (issue 27: the
+            // CLI said "running tool … for 206 s" in English whatever the language).
+            QString work = ui::activityText(runtime_.supervisor()->status());
+            if (work.isEmpty()) work = Words::tr("A tool call is running");
+            const QString why =
+                request.verb == Verb::Stop
+                    ? Words::tr("%1. Stopping now interrupts this work; add --force to stop "
+                                "anyway.")
+                : request.verb == Verb::Restart
+                    ? Words::tr("%1. Restarting now interrupts this work; add --force to "
+                                "restart anyway.")
+                    : Words::tr("%1. Quitting stops the service and interrupts this work; add "
+                                "--force to quit anyway.");
+            return control::refusedReply(why.arg(work), QStringLiteral("busy"));
+        }
         if (request.verb == Verb::Stop)
             runtime_.supervisor()->stop();
         else if (request.verb == Verb::Restart)
@@ -122,9 +130,9 @@ QByteArray ControlVerbs::answer(const control::Request &request) {
     case Verb::McpConnect:
     case Verb::McpDisconnect: {
         const QString name = request.args.value(QLatin1String("name")).toString();
-        if (name.isEmpty()) return control::errorReply(QStringLiteral("name the MCP server"));
+        if (name.isEmpty()) return control::errorReply(Words::tr("Name the MCP server."));
         if (!runtime_.supervisor()->serviceIdentity())
-            return control::errorReply(QStringLiteral("the service is not running"));
+            return control::errorReply(Words::tr("The service is not running."));
         runtime_.setMcpConnected(name, request.verb == Verb::McpConnect);
         return control::okReply();
     }

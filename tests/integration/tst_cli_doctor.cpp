@@ -278,7 +278,7 @@ private slots:
         QVERIFY2(real.out.contains("killed") || real.out.contains("exited"), real.out.constData());
         const Run again = cli({QStringLiteral("cleanup")});
         QCOMPARE(again.exitCode, 0);
-        QVERIFY2(again.out.contains("no orphaned MCP processes"), again.out.constData());
+        QVERIFY2(again.out.contains("No orphaned MCP processes."), again.out.constData());
 
         // A possible orphan: the same MCP command, its parent gone (startDetached double-forks),
         // in no ledger. Listed and kept; removed only with --yes.
