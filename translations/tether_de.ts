@@ -423,6 +423,10 @@
         <translation>Starten Sie ihn über das Menü neu, wann es passt.</translation>
     </message>
     <message>
+        <source>Restart them from the menu when it suits you.</source>
+        <translation>Starten Sie sie über das Menü neu, wann es passt.</translation>
+    </message>
+    <message>
         <source>Work in progress was cut short.</source>
         <translation>Laufende Arbeit wurde abgebrochen.</translation>
     </message>

@@ -96,8 +96,11 @@ Notification notificationFor(policy::NoticeKind kind, const ServiceStatus &st, b
             if (c.flagged)
                 flagged << Words::tr("%1 %2.", "an MCP server, then why it is flagged")
                                .arg(c.name, ui::mcpFlagText(c));
+        // "it" for one server, "them" for all of several (not a count: a sentence each).
         n.text = joined({flagged.join(QLatin1Char(' ')),
-                         Words::tr("Restart it from the menu when it suits you.")});
+                         flagged.size() == 1
+                             ? Words::tr("Restart it from the menu when it suits you.")
+                             : Words::tr("Restart them from the menu when it suits you.")});
         break;
     }
     case NoticeKind::Interrupted: {

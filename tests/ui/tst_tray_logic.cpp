@@ -594,6 +594,18 @@ private slots:
                  qPrintable(m.mcpMenuTitle));
         QVERIFY2(m.tooltip.contains(QStringLiteral("1 MCP server over a limit")),
                  qPrintable(m.tooltip));
+        // The notification: "it" for one server, "them" for several (issue 27 verification D4).
+        QVERIFY2(notificationFor(policy::NoticeKind::McpResources, st)
+                     .text.endsWith(QStringLiteral("Restart it from the menu when it suits you.")),
+                 qPrintable(notificationFor(policy::NoticeKind::McpResources, st).text));
+        ServiceStatus both = st;
+        both.mcp[1].flagged = both.mcp[1].memoryOver = true;
+        both.mcp[1].rssKiB = 1500 * 1024;
+        both.mcp[1].memoryLimitKiB = 1024 * 1024;
+        QVERIFY2(
+            notificationFor(policy::NoticeKind::McpResources, both)
+                .text.endsWith(QStringLiteral("Restart them from the menu when it suits you.")),
+            qPrintable(notificationFor(policy::NoticeKind::McpResources, both).text));
         st.mcp[0].flagged = st.mcp[0].memoryOver = false;
         QCOMPARE(trayMenuModel(st, t0()).mcpMenuTitle, QStringLiteral("&MCP servers (2)"));
     }
