@@ -2,7 +2,6 @@
 // starts it with them (policy::SettingsChanged). That stop once ran in an event loop of its own:
 // a quit arriving inside it ended every loop, and a new Supervisor started the service again
 // during the quit. A real Runtime and the demo service, headless.
-#include "os/process.h"
 #include "shell/runtime.h"
 #include "testsupport.h"
 #include "tether_rig.h"
@@ -11,7 +10,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <algorithm>
 #include <memory>
 
 using namespace tether;
