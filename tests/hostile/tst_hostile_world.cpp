@@ -163,6 +163,33 @@ class TestHostileWorld : public QObject {
                                 .arg(rig_->dump(tether_))));
     }
 
+    // Writes the state files must take while a data directory refuses them: an MCP server's exit
+    // (the ledger), then the service's crash (a new registration). Tether must be healthy again
+    // under a new pid, with the loss in its status; the case's figures are checked on the way.
+    void writesAfterAnMcpExitAndACrash(const char *name, qint64 mcpPid, qint64 service) {
+        const os::Identity mcp = *os::identityOf(mcpPid);
+        QVERIFY(os::signalIdentity(mcp, os::Signal::Kill)); // the ledger drops it: a write
+        QVERIFY(QTest::qWaitFor([&] { return test::absentOrZombie(mcpPid); }, 5000));
+        const os::Identity svc = *os::identityOf(service);
+        const Figures f = watch(4000, [&] {
+            if (os::alive(svc) == os::Liveness::Alive)
+                os::signalIdentity(svc, os::Signal::Kill); // a crash: a new registration
+            return false;
+        });
+        expectBounded(name, f);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         const QJsonObject s = rig_->status();
+                         return s.value(QLatin1String("state")).toString() ==
+                                    QLatin1String("healthy") &&
+                                s.value(QLatin1String("pid")).toInteger() != service &&
+                                !s.value(QLatin1String("stateFileErrors")).toArray().isEmpty();
+                     },
+                     15000),
+                 qPrintable(rig_->dump(tether_)));
+    }
+
     void startHealthy(const QString &ini) {
         tether_ = rig_->start(ini);
         QCOMPARE(rig_->waitForState({QStringLiteral("healthy")}), QStringLiteral("healthy"));
@@ -337,26 +364,8 @@ private slots:
         QString error;
         QVERIFY2(fs.fill(&error), qPrintable(error));
 
-        const os::Identity mcp = *os::identityOf(mcpPid);
-        QVERIFY(os::signalIdentity(mcp, os::Signal::Kill)); // the ledger drops it: a write
-        QVERIFY(QTest::qWaitFor([&] { return test::absentOrZombie(mcpPid); }, 5000));
-        const os::Identity svc = *os::identityOf(service);
-        const Figures f = watch(4000, [&] {
-            if (os::alive(svc) == os::Liveness::Alive)
-                os::signalIdentity(svc, os::Signal::Kill); // a crash: a new registration
-            return false;
-        });
-        expectBounded("full data directory", f);
-        QVERIFY2(QTest::qWaitFor(
-                     [&] {
-                         const QJsonObject s = rig_->status();
-                         return s.value(QLatin1String("state")).toString() ==
-                                    QLatin1String("healthy") &&
-                                s.value(QLatin1String("pid")).toInteger() != service &&
-                                !s.value(QLatin1String("stateFileErrors")).toArray().isEmpty();
-                     },
-                     15000),
-                 qPrintable(rig_->dump(tether_)));
+        writesAfterAnMcpExitAndACrash("full data directory", mcpPid, service);
+        if (QTest::currentTestFailed()) return;
         const QJsonObject s = rig_->status();
         QCOMPARE(s.value(QLatin1String("state")).toString(), QStringLiteral("healthy"));
         QVERIFY(s.value(QLatin1String("pid")).toInteger() != service);
@@ -420,26 +429,8 @@ private slots:
         QString error;
         QVERIFY2(fs.readOnlyView(&error), qPrintable(error));
 
-        const os::Identity mcp = *os::identityOf(mcpPid);
-        QVERIFY(os::signalIdentity(mcp, os::Signal::Kill)); // the ledger drops it: a write
-        QVERIFY(QTest::qWaitFor([&] { return test::absentOrZombie(mcpPid); }, 5000));
-        const os::Identity svc = *os::identityOf(service);
-        const Figures f = watch(4000, [&] {
-            if (os::alive(svc) == os::Liveness::Alive)
-                os::signalIdentity(svc, os::Signal::Kill); // a crash: a new registration
-            return false;
-        });
-        expectBounded("read-only data directory", f);
-        QVERIFY2(QTest::qWaitFor(
-                     [&] {
-                         const QJsonObject s = rig_->status();
-                         return s.value(QLatin1String("state")).toString() ==
-                                    QLatin1String("healthy") &&
-                                s.value(QLatin1String("pid")).toInteger() != service &&
-                                !s.value(QLatin1String("stateFileErrors")).toArray().isEmpty();
-                     },
-                     15000),
-                 qPrintable(rig_->dump(tether_)));
+        writesAfterAnMcpExitAndACrash("read-only data directory", mcpPid, service);
+        if (QTest::currentTestFailed()) return;
         const QString said = QString::fromUtf8(
             QJsonDocument(rig_->status().value(QLatin1String("stateFileErrors")).toArray())
                 .toJson());

@@ -5,6 +5,7 @@
 // registers, a service another client starts while Tether has it stopped is followed, and its
 // terminals are handed over or shut down as its own clients do before a signal.
 #include "machine_driver.h"
+#include "policy_names.h"
 
 #include <QtTest>
 
@@ -16,13 +17,7 @@ namespace test = tether::test;
 
 namespace {
 
-// policy's own names (QTest would free the static strings its toString found by lookup).
-QByteArray name(State s) {
-    return toString(s);
-}
-QByteArray name(StopCause c) {
-    return toString(c);
-}
+using test::name;
 
 constexpr Ms kWindow = 30000;
 constexpr Ms kInterval = 5000;

@@ -4,6 +4,7 @@
 // wanted service (Failed included) starts with them. A quit meanwhile drops them; newer settings
 // replace pending ones. The pure transition function, on a virtual clock.
 #include "machine_driver.h"
+#include "policy_names.h"
 
 #include <QtTest>
 
@@ -16,12 +17,7 @@ namespace test = tether::test;
 
 namespace {
 
-QByteArray name(State s) {
-    return toString(s);
-}
-QByteArray name(StopCause c) {
-    return toString(c);
-}
+using test::name;
 
 constexpr int kPort = 4096;
 const Identity kService{321, 900};

@@ -440,7 +440,8 @@ void TestSupervisionModel::defectE_invisiblePortOwnerFails() {
     QVERIFY(clean(w));
     QCOMPARE(w.launches(), 0);
     QCOMPARE(w.exec()->display(), State::Failed);
-    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("cannot see") != std::string::npos,
+    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("cannot see") !=
+                 std::string::npos,
              w.exec()->state().failure.value_or(std::string()).c_str());
 }
 
@@ -741,7 +742,8 @@ void TestSupervisionModel::issue25b_aRetitledAdoptedServiceIsNotCalledStopped() 
     advanceUntil(
         w, [&] { return w.exec()->display() == State::Failed; }, 8000);
     QCOMPARE(w.exec()->display(), State::Failed);
-    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("left running") != std::string::npos,
+    QVERIFY2(w.exec()->state().failure.value_or(std::string()).find("left running") !=
+                 std::string::npos,
              w.exec()->state().failure.value_or(std::string()).c_str());
 }
 
