@@ -50,8 +50,9 @@ bool parseMcpOptions(const QStringList &arguments, McpOptions &o, QString &error
     const QCommandLineOption setsid{"setsid", "Leave the parent's session and process group."};
     const QCommandLineOption leak{"leak-kib-per-s", "Grow by K KiB every second.", "k"};
     const QCommandLineOption leakWhile{"leak-while-file", "...only while PATH exists.", "path"};
+    const QCommandLineOption tag{"tag", "A label on the command line, nothing else.", "text"};
     QCommandLineParser p;
-    p.addOptions({name, stubborn, setsid, leak, leakWhile});
+    p.addOptions({name, stubborn, setsid, leak, leakWhile, tag});
     if (!parseOptionsOnly(p, arguments, error)) return false;
     o.name = p.value(name);
     if (o.name.isEmpty()) {
@@ -148,7 +149,7 @@ int runDemoMcp(int argc, char **argv) {
     if (!parseMcpOptions(QCoreApplication::arguments(), o, error)) {
         std::fprintf(stderr,
                      "tether demo-mcp: %s\nusage: tether demo-mcp --name N [--stubborn] "
-                     "[--setsid] [--leak-kib-per-s K [--leak-while-file PATH]]\n",
+                     "[--setsid] [--leak-kib-per-s K [--leak-while-file PATH]] [--tag TEXT]\n",
                      qPrintable(error));
         return 2;
     }

@@ -18,6 +18,7 @@ QList<McpChildSpec> demoMcpChildSpecs(const QString &program, const DemoServiceO
                          << QString::number(o.mcpLeakKibPerSecond);
         if (!o.mcpLeakWhileFile.isEmpty())
             spec.command << QStringLiteral("--leak-while-file") << o.mcpLeakWhileFile;
+        if (!o.mcpTag.isEmpty()) spec.command << QStringLiteral("--tag") << o.mcpTag;
         specs << spec;
     }
     return specs;

@@ -25,6 +25,7 @@ const QCommandLineOption kMcpStubbornEvery{"mcp-stubborn-every",
                                            "Every K-th MCP child is stubborn.", "k"};
 const QCommandLineOption kMcpLeak{"mcp-leak-kib-per-s", "MCP children grow by K KiB/s.", "k"};
 const QCommandLineOption kMcpLeakWhile{"mcp-leak-while-file", "...only while PATH exists.", "path"};
+const QCommandLineOption kMcpTag{"mcp-tag", "MCP children carry --tag TEXT.", "text"};
 const QCommandLineOption kSlowStart{"slow-start", "Wait MS before listening.", "ms"};
 const QCommandLineOption kBusyAfter{"busy-after", "Block the event loop after MS...", "ms"};
 const QCommandLineOption kBusyFor{"busy-for", "...for MS.", "ms"};
@@ -43,7 +44,7 @@ void addAll(QCommandLineParser &p) {
                   kStubborn,     kMcpSetsid,  kMcpSetsidEvery, kMcpStubbornEvery, kMcpLeak,
                   kMcpLeakWhile, kSlowStart,  kBusyAfter,      kBusyFor,          kCrashAfter,
                   kFreezeAfter,  kIgnoreTerm, kHealthStatus,   kHealthBody,       kProtocol,
-                  kHeartbeat,    kBusyTool});
+                  kHeartbeat,    kBusyTool,   kMcpTag});
 }
 
 } // namespace
@@ -106,6 +107,7 @@ ParsedServiceOptions parseDemoServiceOptions(const QStringList &arguments) {
     }
     o.mcpStubborn = p.isSet(kStubborn);
     o.mcpLeakWhileFile = p.value(kMcpLeakWhile);
+    o.mcpTag = p.value(kMcpTag);
     o.ignoreTerm = p.isSet(kIgnoreTerm);
     if (!readIntOption(p, kPort, 1, 65535, o.port, error) ||
         !readIntOption(p, kMcp, 0, 512, o.mcpCount, error) ||

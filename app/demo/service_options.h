@@ -26,6 +26,9 @@ struct DemoServiceOptions {
     int mcpStubbornEvery = 0;
     int mcpLeakKibPerSecond = 0;
     QString mcpLeakWhileFile; // when set, the children grow only while this file exists
+    // A label on every child's command line (--tag): a test tells its MCP servers from those
+    // of suites running beside it, which would otherwise have the same command.
+    QString mcpTag;
 
     // Fault switches; times are milliseconds since the service process started, -1 = off.
     int slowStartMs = 0;

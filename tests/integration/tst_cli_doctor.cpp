@@ -231,8 +231,12 @@ private slots:
 #ifndef Q_OS_WIN // the service's MCP children left by a killed Tether: POSIX groups here
     void cleanupWithoutTetherSweepsWhatADeadOneLeft() {
         const int port = test::freeLoopbackPort();
-        startTether(writeIni(
-            {QStringLiteral("--mcp"), QStringLiteral("2"), QStringLiteral("--stubborn")}, port));
+        // Tagged: the cleanup verb looks at the whole machine, and suites beside this one leave
+        // stubborn children of the same command whose parent is gone.
+        startTether(
+            writeIni({QStringLiteral("--mcp"), QStringLiteral("2"), QStringLiteral("--stubborn"),
+                      QStringLiteral("--mcp-tag"), QFileInfo(root_->path()).fileName()},
+                     port));
         QList<os::Identity> children;
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
