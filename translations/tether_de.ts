@@ -548,7 +548,7 @@
     </message>
     <message>
         <source>up %1</source>
-        <translation>läuft seit %1</translation>
+        <translation>seit %1</translation>
     </message>
     <message>
         <source>less than a minute</source>
@@ -565,10 +565,6 @@
     <message>
         <source>Version %1 is installed</source>
         <translation>Version %1 ist installiert</translation>
-    </message>
-    <message>
-        <source>&amp;Restart to update to %1</source>
-        <translation>&amp;Neu starten: auf %1 aktualisieren</translation>
     </message>
     <message>
         <source>&amp;Restart</source>
@@ -590,8 +586,8 @@
     <message numerus="yes">
         <source>⚠ &amp;MCP servers (%n need(s) attention)</source>
         <translation>
-            <numerusform>⚠ &amp;MCP-Server (%n braucht Aufmerksamkeit)</numerusform>
-            <numerusform>⚠ &amp;MCP-Server (%n brauchen Aufmerksamkeit)</numerusform>
+            <numerusform>⚠ &amp;MCP-Server (%n zu prüfen)</numerusform>
+            <numerusform>⚠ &amp;MCP-Server (%n zu prüfen)</numerusform>
         </translation>
     </message>
     <message>
@@ -1042,7 +1038,7 @@
     </message>
     <message>
         <source>memory over its limit</source>
-        <translation>Speicher über der Grenze</translation>
+        <translation>Speicher zu hoch</translation>
     </message>
     <message>
         <source>busy too long</source>
@@ -1339,6 +1335,10 @@
     <message>
         <source>%1 characters, more than the %2 a program can be given</source>
         <translation>%1 Zeichen, mehr als die %2, die ein Programm erhalten kann</translation>
+    </message>
+    <message>
+        <source>&amp;Update and restart</source>
+        <translation>A&amp;ktualisieren und neu starten</translation>
     </message>
 </context>
 <context>

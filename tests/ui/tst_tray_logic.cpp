@@ -651,7 +651,10 @@ private slots:
         st.versionMismatch = true;
         st.installedVersion = QStringLiteral("1.19.0");
         const TrayMenuModel m = trayMenuModel(st, t0());
-        QCOMPARE(m.restartLabel, QStringLiteral("&Restart to update to 1.19.0"));
+        // Short, whatever the version (issue 27 D5: the German "Neu starten: auf … aktualisieren"
+        // widened the menu); the version it brings is in the status block.
+        QCOMPARE(m.restartLabel, QStringLiteral("&Update and restart"));
+        QCOMPARE(m.updateLine, QStringLiteral("Version 1.19.0 is installed"));
         QVERIFY(m.tooltip.contains(QStringLiteral("1.19.0")));
     }
 
