@@ -416,7 +416,10 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
             if (!item) mcp_->setItem(row, col, item = new QTableWidgetItem);
             item->setText(cells[col]);
             item->setToolTip(c.flagged && col == Status ? mcpFlagText(c) : cells[col]);
-            const bool marked = c.flagged && (col == Status || col == (memory ? Memory : Cpu));
+            // A figure over its limit is marked; a missing one ("—" while the service does not
+            // answer) is no alarm, whatever the last figure was.
+            const bool marked =
+                c.flagged && (col == Status || (live && col == (memory ? Memory : Cpu)));
             item->setForeground(marked ? QBrush(warn) : QBrush());
             QFont f = item->font();
             f.setBold(marked);

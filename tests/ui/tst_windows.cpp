@@ -472,6 +472,15 @@ private slots:
         // The tab is short (all three in view in a longer language); its tooltip says why.
         QCOMPARE(w.tabs()->tabText(0), QStringLiteral("⚠ &MCP servers (2)"));
         QVERIFY(w.tabs()->tabToolTip(0).contains(QStringLiteral("needs attention")));
+        // Not responding: no figures ("—"), and a missing figure is no alarm (issue 27: the
+        // Memory column showed a red, bold "—").
+        f.status.state = State::NotResponding;
+        ui::StatusWindow frozen(f.model());
+        const QTableWidgetItem *memory = frozen.mcpTable()->item(0, 2);
+        QCOMPARE(memory->text(), QStringLiteral("—"));
+        QVERIFY(!memory->font().bold());
+        QCOMPARE(memory->foreground(), QBrush());
+        QVERIFY(frozen.mcpTable()->item(0, 1)->font().bold()); // the state still says it
     }
 
     // Issue 16: the timeline's span follows the history, so a 5 s spell is not 1 px of an hour.
