@@ -1555,6 +1555,32 @@ führt die Überwachung in der Konsole aus); das Symbol im Infobereich ist tethe
         <source>stop, restart, quit (when it stops the service): go ahead even though tool calls run (they are lost).</source>
         <translation>stop, restart, quit (wenn es den Dienst anhält): auch ausführen, wenn Werkzeugaufrufe laufen (sie gehen verloren).</translation>
     </message>
+    <message numerus="yes">
+        <source>You cleaned up %n orphaned MCP process(es).</source>
+        <translation>
+            <numerusform>Sie haben %n verwaisten MCP-Prozess beendet.</numerusform>
+            <numerusform>Sie haben %n verwaiste MCP-Prozesse beendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>You cleaned up: no orphaned MCP process was left to end.</source>
+        <translation>Sie haben aufgeräumt: Kein verwaister MCP-Prozess war mehr zu beenden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be ended (Show details says why).</source>
+        <translation>
+            <numerusform>%n ließ sich nicht beenden („Details anzeigen“ sagt, warum).</numerusform>
+            <numerusform>%n ließen sich nicht beenden („Details anzeigen“ sagt, warum).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The MCP server %1 uses %2, over its %3 limit: restart it from the menu when it suits you.</source>
+        <translation>Der MCP-Server %1 belegt %2, über seiner Grenze von %3: Starten Sie ihn im Menü neu, wenn es Ihnen passt.</translation>
+    </message>
+    <message>
+        <source>The MCP server %1 has kept a processor busy for %2: restart it from the menu when it suits you.</source>
+        <translation>Der MCP-Server %1 hält seit %2 einen Prozessor beschäftigt: Starten Sie ihn im Menü neu, wenn es Ihnen passt.</translation>
+    </message>
 </context>
 <context>
     <name>tether</name>

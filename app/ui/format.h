@@ -28,6 +28,9 @@ struct EventLine {
     QString text;
 };
 EventLine eventLine(const QString &logLine, const QDateTime &now, bool details = false);
+// The log line of a clean-up a person asked for (the orphan dialog, `tether cleanup`): how many
+// ended and how many did not; the Events tab says it as a sentence.
+QString personCleanupLogLine(int ended, int notEnded);
 
 // The span the health timeline shows: the shortest of 1, 5, 15 and 60 minutes that holds the
 // history it has, so a 5-second spell in a young history is wide enough to see.

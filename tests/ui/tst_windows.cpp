@@ -399,6 +399,25 @@ private slots:
             QVERIFY2(text(line).text.isEmpty(), line);
         QCOMPARE(text("2026-01-01T11:58:00.000 launch scan: 2 orphan(s) among 121 processes").text,
                  QStringLiteral("Found 2 MCP processes left running by an earlier service."));
+        // What a person did and what needs them are events too (issue 27): their clean-up of
+        // orphans (the orphan dialog, `tether cleanup`), an MCP server over its limit.
+        QCOMPARE(ui::eventLine(QStringLiteral("2026-01-01T11:58:00.000 ") +
+                                   ui::personCleanupLogLine(2, 1),
+                               now)
+                     .text,
+                 QStringLiteral("You cleaned up 2 orphaned MCP processes. 1 could not be ended "
+                                "(Show details says why)."));
+        QCOMPARE(text("2026-01-01T11:58:00.000 mcp resources: pid 4711 demo-1: memory 612 MiB is "
+                      "over 500 MiB (+9 MiB/min). Restart it from the tray menu (MCP servers) "
+                      "when it suits you.")
+                     .text,
+                 QStringLiteral("The MCP server demo-1 uses 612.0 MiB, over its 500.0 MiB limit: "
+                                "restart it from the menu when it suits you."));
+        QCOMPARE(text("2026-01-01T11:58:00.000 mcp resources: pid 4711 demo-2: a core busy for 12 "
+                      "min. Restart it from the tray menu (MCP servers) when it suits you.")
+                     .text,
+                 QStringLiteral("The MCP server demo-2 has kept a processor busy for 12 min: "
+                                "restart it from the menu when it suits you."));
         QCOMPARE(text("2025-12-30T08:00:00.000 something new").time,
                  QStringLiteral("30 Dec 08:00"));
         // Asked for: the log's own words.
