@@ -1581,6 +1581,14 @@ führt die Überwachung in der Konsole aus); das Symbol im Infobereich ist tethe
         <source>The MCP server %1 has kept a processor busy for %2: restart it from the menu when it suits you.</source>
         <translation>Der MCP-Server %1 hält seit %2 einen Prozessor beschäftigt: Starten Sie ihn im Menü neu, wenn es Ihnen passt.</translation>
     </message>
+    <message>
+        <source> · waiting for its first answer</source>
+        <translation> · wartet auf die erste Antwort</translation>
+    </message>
+    <message>
+        <source> · a new one starts next</source>
+        <translation> · ein neuer startet gleich</translation>
+    </message>
 </context>
 <context>
     <name>tether</name>

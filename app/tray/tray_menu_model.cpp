@@ -70,6 +70,12 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         const qint64 s = secondsUntil(st.replaceAt, now);
         m.statusLine += s > 0 ? Words::tr(" · replaced in %1").arg(ui::durationText(s * 1000))
                               : Words::tr(" · replaced unless it answers now");
+    } else if (st.state == State::Starting) {
+        // What a start waits for: without it "Starting" read as stuck when it took a while.
+        m.statusLine += Words::tr(" · waiting for its first answer");
+    } else if (st.state == State::Recovering) {
+        // The silent one is being ended; what comes next is a new one, at once.
+        m.statusLine += Words::tr(" · a new one starts next");
     } else if (st.state == State::Restarting && st.restartAt.isValid() &&
                secondsUntil(st.restartAt, now) > 0) {
         m.statusLine += Words::tr(" · again in %1")

@@ -464,6 +464,11 @@ private slots:
         again.restartAt = t0().addMSecs(3500);
         QCOMPARE(trayMenuModel(again, t0()).statusLine,
                  QStringLiteral("Restarting · again in 4 s"));
+        // Starting and Recovering say what comes next too (issue 27: they said only their name).
+        QCOMPARE(trayMenuModel(statusIn(State::Starting), t0()).statusLine,
+                 QStringLiteral("Starting · waiting for its first answer"));
+        QCOMPARE(trayMenuModel(statusIn(State::Recovering), t0()).statusLine,
+                 QStringLiteral("Recovering · a new one starts next"));
     }
 
     // Issue 27 (4): the menu's status block kept the height of a tool call that had ended.
