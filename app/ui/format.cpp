@@ -113,13 +113,14 @@ QString stateStep(const ServiceStatus &st, const QDateTime &now) {
 
 // The state's sentence, then what waits for a person whatever the state: an update, orphans,
 // records that could not be saved.
-QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
+QString nextStepText(const ServiceStatus &st, const QDateTime &now, bool withOrphans) {
     QStringList parts;
     const QString step = stateStep(st, now);
     if (!step.isEmpty()) parts << step;
-    if (st.versionMismatch && !st.installedVersion.isEmpty())
+    // Failed: the next start runs the installed version anyway; the remedy is what counts.
+    if (st.versionMismatch && !st.installedVersion.isEmpty() && st.state != policy::State::Failed)
         parts << Words::tr("Version %1 is installed: restart to update.").arg(st.installedVersion);
-    if (!st.orphans.isEmpty())
+    if (withOrphans && !st.orphans.isEmpty())
         parts << Words::tr("%n MCP process(es) from an earlier service still running.", nullptr,
                            int(st.orphans.size()));
     for (const QString &e : st.stateFileErrors)

@@ -104,6 +104,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     state_->setFont(big);
     root->addWidget(state_);
     root->addWidget(nextStep_ = twoLines(tr("What happens next")));
+    nextStep_->setObjectName(QStringLiteral("nextStep"));
 
     // The facts, or (Failed) what went wrong: one space, as high as the higher of the two.
     body_ = new QStackedWidget;
@@ -327,7 +328,9 @@ void StatusWindow::refresh() {
                         .arg(colour.name(), stateLabel(st.state).toHtmlEscaped());
     if (st.external) state += tr(" · started outside Tether").toHtmlEscaped();
     state_->setText(state);
-    nextStep_->setText(nextStepText(st, now));
+    // The orphans have their own line below (with Clean up…): said here too, the sentence took a
+    // third line, cut off, at 2x with an update waiting.
+    nextStep_->setText(nextStepText(st, now, false));
 
     const bool failed = st.state == policy::State::Failed && !st.failure.isEmpty();
     failure_->setStatus(st);

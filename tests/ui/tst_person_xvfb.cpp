@@ -427,6 +427,15 @@ private slots:
                   need.height());
             QVERIFY2(w.screen()->availableGeometry().contains(w.frameGeometry()),
                      "the window leaves the screen");
+            // What happens next is whole in its two lines: with the update and the orphans
+            // said there too, its end was cut off ("…are still"); the orphans have their line.
+            const auto *step = w.findChild<QLabel *>(QStringLiteral("nextStep"));
+            QVERIFY(step);
+            QVERIFY2(step->heightForWidth(step->width()) <= step->height(),
+                     qPrintable(QStringLiteral("%1 of %2 high: %3")
+                                    .arg(step->heightForWidth(step->width()))
+                                    .arg(step->height())
+                                    .arg(step->text())));
             QVERIFY2(
                 need.width() <= have.width(),
                 qPrintable(QStringLiteral("%1 wide in %2").arg(need.width()).arg(have.width())));
