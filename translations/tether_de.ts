@@ -2087,16 +2087,16 @@ führt die Überwachung in der Konsole aus); das Symbol im Infobereich ist tethe
         <source>Clean &amp;up…</source>
         <translation>A&amp;ufräumen…</translation>
     </message>
-    <message>
-        <source>&amp;Restart to update</source>
-        <translation>&amp;Neu starten und aktualisieren</translation>
-    </message>
     <message numerus="yes">
         <source>⚠ %n orphaned MCP process(es)</source>
         <translation>
             <numerusform>⚠ %n verwaister MCP-Prozess</numerusform>
             <numerusform>⚠ %n verwaiste MCP-Prozesse</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Update and &amp;restart</source>
+        <translation>A&amp;ktualisieren und neu starten</translation>
     </message>
 </context>
 </TS>

@@ -356,7 +356,9 @@ void StatusWindow::refresh() {
     restart_->setEnabled(m.showRestart);
     // The newer version is named in full in the line above: the button need not repeat it.
     const bool update = st.versionMismatch && !st.installedVersion.isEmpty();
-    restart_->setText(update ? tr("&Restart to update") : m.restartLabel);
+    // The menu's words ("Update and restart"), with a mnemonic of the window's own (Alt+U is
+    // Clean up…).
+    restart_->setText(update ? tr("Update and &restart") : m.restartLabel);
     restart_->setToolTip(update ? QString(m.restartLabel).remove(QLatin1Char('&')) : QString());
     open_->setEnabled(m.showOpen);
     orphanBar_->setVisible(m.orphanCount > 0);

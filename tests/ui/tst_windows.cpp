@@ -341,6 +341,12 @@ private slots:
         w.refresh();
         QCOMPARE(version->text(), QStringLiteral("1.18.30-demo"));
         QVERIFY(version->toolTip().isEmpty());
+        // The button says what the menu says ("Restart to update" beside the menu's "Update
+        // and restart" read as two actions).
+        const auto buttons = w.findChildren<QPushButton *>();
+        QVERIFY(std::any_of(buttons.begin(), buttons.end(), [](QPushButton *b) {
+            return b->text().remove(QLatin1Char('&')) == QLatin1String("Update and restart");
+        }));
     }
 
     // Issue 27 (10): Esc and Ctrl+W close the window; Tab does not walk the table's cells.
