@@ -5,6 +5,7 @@
 #include "shell/console.h"
 #include "shell/runtime.h"
 #include "i18n.h"
+#include "service/words.h"
 #include "shell/unix_signals.h"
 #include "tray/tray_app.h"
 
@@ -28,19 +29,19 @@ struct MainOptions {
 // started with nowhere to print) Qt's parser reports help and errors, in a message box on Windows.
 MainOptions parseMainOptions(const QCoreApplication &app, bool printHere) {
     QCommandLineParser parser;
+    using tether::Words;
     parser.setApplicationDescription(
-        QStringLiteral(
-            "Tray companion that supervises a local AI-agent service and its MCP servers.\n\n") +
-        tether::cli::verbHelp());
+        Words::tr("Tray companion that supervises a local AI-agent service and its MCP servers.") +
+        QStringLiteral("\n\n") + tether::cli::verbHelp());
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption headless(QStringLiteral("headless"),
-                                      QStringLiteral("Run the supervisor without a tray."));
+                                      Words::tr("Run the supervisor without a tray."));
     const QCommandLineOption autostart(QStringLiteral("autostart"),
-                                       QStringLiteral("Started at login: quietly, no window."));
-    const QCommandLineOption settings(
-        QStringLiteral("settings"), QStringLiteral("Use this settings file instead of the user's."),
-        QStringLiteral("file"));
+                                       Words::tr("Started at login: quietly, no window."));
+    const QCommandLineOption settings(QStringLiteral("settings"),
+                                      Words::tr("Use this settings file instead of the user's."),
+                                      Words::tr("file"));
     parser.addOptions({headless, autostart, settings});
     if (!printHere) {
         parser.process(app);
@@ -129,10 +130,11 @@ int main(int argc, char **argv) {
     // console window), so without a verb it says where the tray is.
     if (!headless) {
         QCoreApplication app(argc, argv);
+        tether::i18n::install(&app);
         tether::console::writeLine(
             tether::console::Stream::Err,
-            QStringLiteral("tether-cli runs the verbs; start the tray with tether.exe.\n\n") +
-                tether::cli::verbHelp());
+            tether::Words::tr("tether-cli runs the verbs; start the tray with tether.exe.") +
+                QStringLiteral("\n\n") + tether::cli::verbHelp());
         return tether::cli::kExitUsage;
     }
 #endif

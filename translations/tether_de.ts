@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>QCommandLineParser</name>
+    <message>
+        <source>Usage: %1</source>
+        <translation>Aufruf: %1</translation>
+    </message>
+    <message>
+        <source>[options]</source>
+        <translation>[Optionen]</translation>
+    </message>
+    <message>
+        <source>Options:</source>
+        <translation>Optionen:</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>Argumente:</translation>
+    </message>
+    <message>
+        <source>Displays help on commandline options.</source>
+        <translation>Zeigt Hilfe zu den Kommandozeilenoptionen an.</translation>
+    </message>
+    <message>
+        <source>Displays help including Qt specific options.</source>
+        <translation>Zeigt Hilfe einschließlich Qt-spezifischer Optionen an.</translation>
+    </message>
+    <message>
+        <source>Displays version information.</source>
+        <translation>Zeigt Versionsinformation an.</translation>
+    </message>
+    <message>
+        <source>Unknown option &apos;%1&apos;.</source>
+        <translation>Unbekannte Option „%1“.</translation>
+    </message>
+    <message>
+        <source>Unknown options: %1.</source>
+        <translation>Unbekannte Optionen: %1.</translation>
+    </message>
+    <message>
+        <source>Missing value after &apos;%1&apos;.</source>
+        <translation>Nach „%1“ fehlt ein Wert.</translation>
+    </message>
+    <message>
+        <source>Unexpected value after &apos;%1&apos;.</source>
+        <translation>Unerwarteter Wert nach „%1“.</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>General</source>
@@ -548,7 +595,7 @@
     </message>
     <message>
         <source>up %1</source>
-        <translation>läuft seit %1</translation>
+        <translation>seit %1</translation>
     </message>
     <message>
         <source>less than a minute</source>
@@ -565,10 +612,6 @@
     <message>
         <source>Version %1 is installed</source>
         <translation>Version %1 ist installiert</translation>
-    </message>
-    <message>
-        <source>&amp;Restart to update to %1</source>
-        <translation>&amp;Neu starten: auf %1 aktualisieren</translation>
     </message>
     <message>
         <source>&amp;Restart</source>
@@ -590,8 +633,8 @@
     <message numerus="yes">
         <source>⚠ &amp;MCP servers (%n need(s) attention)</source>
         <translation>
-            <numerusform>⚠ &amp;MCP-Server (%n braucht Aufmerksamkeit)</numerusform>
-            <numerusform>⚠ &amp;MCP-Server (%n brauchen Aufmerksamkeit)</numerusform>
+            <numerusform>⚠ &amp;MCP-Server (%n zu prüfen)</numerusform>
+            <numerusform>⚠ &amp;MCP-Server (%n zu prüfen)</numerusform>
         </translation>
     </message>
     <message>
@@ -1042,7 +1085,7 @@
     </message>
     <message>
         <source>memory over its limit</source>
-        <translation>Speicher über der Grenze</translation>
+        <translation>Speicher zu hoch</translation>
     </message>
     <message>
         <source>busy too long</source>
@@ -1339,6 +1382,212 @@
     <message>
         <source>%1 characters, more than the %2 a program can be given</source>
         <translation>%1 Zeichen, mehr als die %2, die ein Programm erhalten kann</translation>
+    </message>
+    <message>
+        <source>&amp;Update and restart</source>
+        <translation>A&amp;ktualisieren und neu starten</translation>
+    </message>
+    <message>
+        <source>state, what it does or why it failed, MCP servers, orphans; --details: process IDs, paths</source>
+        <translation>Zustand, was er tut oder warum er fehlschlug, MCP-Server, verwaiste Prozesse; --details: Prozess-IDs, Pfade</translation>
+    </message>
+    <message>
+        <source>start the service</source>
+        <translation>den Dienst starten</translation>
+    </message>
+    <message>
+        <source>stop the service (identity verified; refused while tool calls run unless --force)</source>
+        <translation>den Dienst anhalten (Identität geprüft; abgelehnt, solange Werkzeugaufrufe laufen, außer mit --force)</translation>
+    </message>
+    <message>
+        <source>restart the service (identity verified; refused while tool calls run unless --force)</source>
+        <translation>den Dienst neu starten (Identität geprüft; abgelehnt, solange Werkzeugaufrufe laufen, außer mit --force)</translation>
+    </message>
+    <message>
+        <source>remove orphaned MCP processes (possible ones only with --yes); no Tether needed</source>
+        <translation>verwaiste MCP-Prozesse entfernen (mögliche nur mit --yes); geht auch ohne laufendes Tether</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>connect an MCP server through the service</source>
+        <translation>einen MCP-Server über den Dienst verbinden</translation>
+    </message>
+    <message>
+        <source>disconnect an MCP server through the service</source>
+        <translation>einen MCP-Server über den Dienst trennen</translation>
+    </message>
+    <message>
+        <source>quit Tether (the service keeps running unless configured)</source>
+        <translation>Tether beenden (der Dienst läuft weiter, wenn nicht anders eingestellt)</translation>
+    </message>
+    <message>
+        <source>raise the running Tether&apos;s status window</source>
+        <translation>das Statusfenster des laufenden Tether zeigen</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>DATEI</translation>
+    </message>
+    <message>
+        <source>write one report to attach to a bug, secrets removed (- prints it); no Tether needed</source>
+        <translation>einen Bericht für eine Fehlermeldung schreiben, ohne Geheimnisse (- gibt ihn aus); geht auch ohne laufendes Tether</translation>
+    </message>
+    <message>
+        <source>Tray companion that supervises a local AI-agent service and its MCP servers.</source>
+        <translation>Begleiter im Infobereich, der einen lokalen KI-Agenten-Dienst und seine MCP-Server überwacht.</translation>
+    </message>
+    <message>
+        <source>Run the supervisor without a tray.</source>
+        <translation>Die Überwachung ohne Symbol im Infobereich ausführen.</translation>
+    </message>
+    <message>
+        <source>Started at login: quietly, no window.</source>
+        <translation>Bei der Anmeldung gestartet: leise, ohne Fenster.</translation>
+    </message>
+    <message>
+        <source>Use this settings file instead of the user&apos;s.</source>
+        <translation>Diese Einstellungsdatei statt der des Benutzers verwenden.</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>tether-cli runs the verbs; start the tray with tether.exe.</source>
+        <translation>tether-cli führt die Befehle aus; das Symbol im Infobereich startet tether.exe.</translation>
+    </message>
+    <message>
+        <source>Verbs (talk to the running Tether):</source>
+        <translation>Befehle (an das laufende Tether):</translation>
+    </message>
+    <message>
+        <source>Exit codes: 0 done, 1 failed, 2 usage error, 3 refused: the service is running
+tool calls (stop, restart and a quit that stops the service go ahead with --force),
+4 Tether is not running, 5 Tether is running but did not answer in time.</source>
+        <translation>Exit-Codes: 0 erledigt, 1 fehlgeschlagen, 2 falscher Aufruf, 3 abgelehnt: der Dienst führt
+Werkzeugaufrufe aus (stop, restart und ein quit, das den Dienst anhält, gehen mit --force),
+4 Tether läuft nicht, 5 Tether läuft, hat aber nicht rechtzeitig geantwortet.</translation>
+    </message>
+    <message>
+        <source>On Windows run the verbs with tether-cli.exe: cmd and PowerShell wait for it and see
+its exit code. tether.exe runs them too and prints to the same console, but the shell
+does not wait for it (its prompt may come first, %ERRORLEVEL% is not its exit code).
+tether-cli.exe without a verb only prints this help (`tether-cli --headless` runs the
+supervisor in the console); the tray is tether.exe.</source>
+        <translation>Unter Windows die Befehle mit tether-cli.exe ausführen: cmd und PowerShell warten darauf und
+sehen seinen Exit-Code. tether.exe führt sie auch aus und schreibt in dieselbe Konsole, aber die
+Shell wartet nicht darauf (ihre Eingabeaufforderung kann zuerst kommen, %ERRORLEVEL% ist nicht
+sein Exit-Code). tether-cli.exe ohne Befehl gibt nur diese Hilfe aus (`tether-cli --headless`
+führt die Überwachung in der Konsole aus); das Symbol im Infobereich ist tether.exe.</translation>
+    </message>
+    <message>
+        <source>Service process ID: %1</source>
+        <translation>Prozess-ID des Dienstes: %1</translation>
+    </message>
+    <message>
+        <source>MCP server %1: process ID %2</source>
+        <translation>MCP-Server %1: Prozess-ID %2</translation>
+    </message>
+    <message>
+        <source>Failure, in the log&apos;s words: %1</source>
+        <translation>Fehler, in den Worten des Protokolls: %1</translation>
+    </message>
+    <message>
+        <source>Service log: %1</source>
+        <translation>Protokoll des Dienstes: %1</translation>
+    </message>
+    <message>
+        <source>Last error, in the log&apos;s words: %1</source>
+        <translation>Letzter Fehler, in den Worten des Protokolls: %1</translation>
+    </message>
+    <message>
+        <source>Activity, in the log&apos;s words: %1</source>
+        <translation>Tätigkeit, in den Worten des Protokolls: %1</translation>
+    </message>
+    <message>
+        <source>Possible orphan, process ID %1: %2</source>
+        <translation>Möglicherweise verwaist, Prozess-ID %1: %2</translation>
+    </message>
+    <message>
+        <source>Orphan, process ID %1: %2</source>
+        <translation>Verwaist, Prozess-ID %1: %2</translation>
+    </message>
+    <message>
+        <source>Talk to the running Tether.</source>
+        <translation>Mit dem laufenden Tether sprechen.</translation>
+    </message>
+    <message>
+        <source>verb</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>MCP server name (mcp-connect, mcp-disconnect)</source>
+        <translation>Name des MCP-Servers (mcp-connect, mcp-disconnect)</translation>
+    </message>
+    <message>
+        <source>Print JSON.</source>
+        <translation>JSON ausgeben.</translation>
+    </message>
+    <message>
+        <source>status: the process IDs, paths and the log&apos;s own words as well.</source>
+        <translation>status: auch die Prozess-IDs, Pfade und die Worte des Protokolls.</translation>
+    </message>
+    <message>
+        <source>cleanup: only list what would be removed.</source>
+        <translation>cleanup: nur auflisten, was entfernt würde.</translation>
+    </message>
+    <message>
+        <source>cleanup: remove possible orphans too (matched by their command only).</source>
+        <translation>cleanup: auch mögliche verwaiste Prozesse entfernen (nur am Befehl erkannt).</translation>
+    </message>
+    <message>
+        <source>Settings file (cleanup and diagnostics without a running Tether).</source>
+        <translation>Einstellungsdatei (cleanup und diagnostics ohne laufendes Tether).</translation>
+    </message>
+    <message>
+        <source>stop, restart, quit (when it stops the service): go ahead even though tool calls run (they are lost).</source>
+        <translation>stop, restart, quit (wenn es den Dienst anhält): auch ausführen, wenn Werkzeugaufrufe laufen (sie gehen verloren).</translation>
+    </message>
+    <message numerus="yes">
+        <source>You cleaned up %n orphaned MCP process(es).</source>
+        <translation>
+            <numerusform>Sie haben %n verwaisten MCP-Prozess beendet.</numerusform>
+            <numerusform>Sie haben %n verwaiste MCP-Prozesse beendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>You cleaned up: no orphaned MCP process was left to end.</source>
+        <translation>Sie haben aufgeräumt: Kein verwaister MCP-Prozess war mehr zu beenden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be ended (Show details says why).</source>
+        <translation>
+            <numerusform>%n ließ sich nicht beenden („Details anzeigen“ sagt, warum).</numerusform>
+            <numerusform>%n ließen sich nicht beenden („Details anzeigen“ sagt, warum).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The MCP server %1 uses %2, over its %3 limit: restart it from the menu when it suits you.</source>
+        <translation>Der MCP-Server %1 belegt %2, über seiner Grenze von %3: Starten Sie ihn im Menü neu, wenn es Ihnen passt.</translation>
+    </message>
+    <message>
+        <source>The MCP server %1 has kept a processor busy for %2: restart it from the menu when it suits you.</source>
+        <translation>Der MCP-Server %1 hält seit %2 einen Prozessor beschäftigt: Starten Sie ihn im Menü neu, wenn es Ihnen passt.</translation>
+    </message>
+    <message>
+        <source> · waiting for its first answer</source>
+        <translation> · wartet auf die erste Antwort</translation>
+    </message>
+    <message>
+        <source> · a new one starts next</source>
+        <translation> · ein neuer startet gleich</translation>
     </message>
 </context>
 <context>
@@ -1838,16 +2087,16 @@
         <source>Clean &amp;up…</source>
         <translation>A&amp;ufräumen…</translation>
     </message>
-    <message>
-        <source>&amp;Restart to update</source>
-        <translation>&amp;Neu starten und aktualisieren</translation>
-    </message>
     <message numerus="yes">
         <source>⚠ %n orphaned MCP process(es)</source>
         <translation>
             <numerusform>⚠ %n verwaister MCP-Prozess</numerusform>
             <numerusform>⚠ %n verwaiste MCP-Prozesse</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Update and &amp;restart</source>
+        <translation>A&amp;ktualisieren und neu starten</translation>
     </message>
 </context>
 </TS>

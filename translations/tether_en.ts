@@ -102,6 +102,20 @@
             <numerusform>%n orphaned MCP processes</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>You cleaned up %n orphaned MCP process(es).</source>
+        <translation>
+            <numerusform>You cleaned up %n orphaned MCP process.</numerusform>
+            <numerusform>You cleaned up %n orphaned MCP processes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be ended (Show details says why).</source>
+        <translation>
+            <numerusform>%n could not be ended (Show details says why).</numerusform>
+            <numerusform>%n could not be ended (Show details says why).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tether::ui::HealthTimeline</name>

@@ -25,8 +25,9 @@ enum class Verb {
 struct VerbInfo {
     Verb verb;
     const char *name;    // on the wire and on the command line
-    const char *options; // shown after the name in help ("[--json]", "NAME"); "" for none
-    const char *summary; // one line of help
+    const char *options; // shown after the name in help ("[--json]", "NAME"); "" for none; a
+                         // placeholder (NAME, FILE) is in the catalogue
+    const char *summary; // one line of help, in English: phrase() says it in the person's language
     bool takesName;      // a positional NAME (the MCP server), sent as args {"name": ...}
     int timeoutMs;       // how long the CLI waits for the answer
     bool cli;            // a command-line verb (show comes only from a second `tether` launch)
@@ -34,28 +35,41 @@ struct VerbInfo {
 
 inline constexpr VerbInfo kVerbTable[] = {
     {Verb::Status, "status", "[--json] [--details]",
-     "state, what it does or why it failed, MCP servers, orphans; --details: pids, paths", false,
-     10000, true},
-    {Verb::Start, "start", "", "start the service", false, 10000, true},
+     QT_TRANSLATE_NOOP("Tether", "state, what it does or why it failed, MCP servers, orphans; "
+                                 "--details: process IDs, paths"),
+     false, 10000, true},
+    {Verb::Start, "start", "", QT_TRANSLATE_NOOP("Tether", "start the service"), false, 10000,
+     true},
     {Verb::Stop, "stop", "[--force]",
-     "stop the service (identity verified; refused while tool calls run unless --force)", false,
-     10000, true},
+     QT_TRANSLATE_NOOP(
+         "Tether",
+         "stop the service (identity verified; refused while tool calls run unless --force)"),
+     false, 10000, true},
     {Verb::Restart, "restart", "[--force]",
-     "restart the service (identity verified; refused while tool calls run unless --force)", false,
-     10000, true},
+     QT_TRANSLATE_NOOP(
+         "Tether",
+         "restart the service (identity verified; refused while tool calls run unless --force)"),
+     false, 10000, true},
     {Verb::Cleanup, "cleanup", "[--dry-run] [--yes] [--json]",
-     "remove orphaned MCP processes (possible ones only with --yes); no Tether needed", false,
-     60000, true},
-    {Verb::McpConnect, "mcp-connect", "NAME", "connect an MCP server through the service", true,
-     10000, true},
-    {Verb::McpDisconnect, "mcp-disconnect", "NAME", "disconnect an MCP server through the service",
-     true, 10000, true},
-    {Verb::Quit, "quit", "", "quit Tether (the service keeps running unless configured)", false,
-     10000, true},
-    {Verb::Show, "show", "", "raise the running Tether's status window", false, 10000, false},
-    {Verb::Diagnostics, "diagnostics", "FILE",
-     "write one report to attach to a bug, secrets removed (- prints it); no Tether needed", false,
-     15000, true},
+     QT_TRANSLATE_NOOP(
+         "Tether",
+         "remove orphaned MCP processes (possible ones only with --yes); no Tether needed"),
+     false, 60000, true},
+    {Verb::McpConnect, "mcp-connect", QT_TRANSLATE_NOOP("Tether", "NAME"),
+     QT_TRANSLATE_NOOP("Tether", "connect an MCP server through the service"), true, 10000, true},
+    {Verb::McpDisconnect, "mcp-disconnect", QT_TRANSLATE_NOOP("Tether", "NAME"),
+     QT_TRANSLATE_NOOP("Tether", "disconnect an MCP server through the service"), true, 10000,
+     true},
+    {Verb::Quit, "quit", "",
+     QT_TRANSLATE_NOOP("Tether", "quit Tether (the service keeps running unless configured)"),
+     false, 10000, true},
+    {Verb::Show, "show", "",
+     QT_TRANSLATE_NOOP("Tether", "raise the running Tether's status window"), false, 10000, false},
+    {Verb::Diagnostics, "diagnostics", QT_TRANSLATE_NOOP("Tether", "FILE"),
+     QT_TRANSLATE_NOOP(
+         "Tether",
+         "write one report to attach to a bug, secrets removed (- prints it); no Tether needed"),
+     false, 15000, true},
 };
 
 inline const VerbInfo &verbInfo(Verb v) {

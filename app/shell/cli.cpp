@@ -22,6 +22,24 @@
 namespace tether::cli {
 
 namespace {
+
+// Qt's parser writes some of the help itself ("Usage: %1", "Options:", the help and version
+// options) and its errors, with QCommandLineParser::tr. Listed here, they are in Tether's
+// catalogue too (lupdate reads these), so `tether --help` is German where Qt's own catalogue is
+// not installed (Windows, a bare Linux).
+[[maybe_unused]] constexpr const char *kQtParserWords[] = {
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Usage: %1"),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "[options]"),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Options:"),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Arguments:"),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Displays help on commandline options."),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Displays help including Qt specific options."),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Displays version information."),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Unknown option '%1'."),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Unknown options: %1."),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Missing value after '%1'."),
+    QT_TRANSLATE_NOOP("QCommandLineParser", "Unexpected value after '%1'."),
+};
 using control::Verb;
 using control::VerbInfo;
 
@@ -34,7 +52,7 @@ QString cliVerbNames() {
     QStringList names;
     for (const VerbInfo &v : control::kVerbTable)
         if (v.cli) names << QString::fromLatin1(v.name);
-    return names.join(QLatin1Char('|'));
+    return names.join(QStringLiteral(", ")); // wrapped between names, not inside one
 }
 
 using console::Stream;
@@ -54,31 +72,34 @@ QString verbHelp() {
     for (const VerbInfo &v : control::kVerbTable) {
         if (!v.cli) continue;
         QString usage = QString::fromLatin1(v.name);
-        if (*v.options) usage += QLatin1Char(' ') + QLatin1String(v.options);
+        if (*v.options) usage += QLatin1Char(' ') + phrase(v.options);
         width = std::max(width, int(usage.size()));
         usages << usage;
     }
-    QString text = QStringLiteral("Verbs (talk to the running Tether):");
+    QString text = Words::tr("Verbs (talk to the running Tether):");
     int row = 0;
     for (const VerbInfo &v : control::kVerbTable) {
         if (!v.cli) continue;
         text += QStringLiteral("\n  tether %1  %2")
                     .arg(usages.at(row++), -width)
-                    .arg(QLatin1String(v.summary));
+                    .arg(phrase(v.summary));
     }
-    text += QStringLiteral(
-        "\n\nExit codes: 0 done, 1 failed, 2 usage error, 3 refused: the service is running\n"
-        "tool calls (stop, restart and a quit that stops the service go ahead with --force),\n"
-        "4 Tether is not running, 5 Tether is running but did not answer in time.");
+    text += QStringLiteral("\n\n") +
+            Words::tr("Exit codes: 0 done, 1 failed, 2 usage error, 3 refused: the service is "
+                      "running\ntool calls (stop, restart and a quit that stops the service go "
+                      "ahead with --force),\n4 Tether is not running, 5 Tether is running but did "
+                      "not answer in time.");
 #if defined(Q_OS_WIN)
     // cmd and PowerShell do not wait for a GUI program, so only a console program's exit code
     // reaches them.
-    text += QStringLiteral(
-        "\n\nOn Windows run the verbs with tether-cli.exe: cmd and PowerShell wait for it and see"
-        "\nits exit code. tether.exe runs them too and prints to the same console, but the shell"
-        "\ndoes not wait for it (its prompt may come first, %ERRORLEVEL% is not its exit code)."
-        "\ntether-cli.exe without a verb only prints this help (`tether-cli --headless` runs the"
-        "\nsupervisor in the console); the tray is tether.exe.");
+    text += QStringLiteral("\n\n") +
+            Words::tr(
+                "On Windows run the verbs with tether-cli.exe: cmd and PowerShell wait for it and "
+                "see\nits exit code. tether.exe runs them too and prints to the same console, but "
+                "the shell\ndoes not wait for it (its prompt may come first, %ERRORLEVEL% is not "
+                "its exit code).\ntether-cli.exe without a verb only prints this help "
+                "(`tether-cli --headless` runs the\nsupervisor in the console); the tray is "
+                "tether.exe.");
 #endif
     return text;
 }
@@ -129,20 +150,26 @@ QString describeStatus(const QJsonObject &s, bool details) {
         lines << Words::tr("%1: `tether cleanup` ends them.")
                      .arg(ui::orphanCountText(int(st.orphans.size())));
     if (details) {
-        // The machine's words and numbers, for a bug report.
-        if (st.pid > 0) lines << QStringLiteral("pid %1").arg(st.pid);
+        // The machine's numbers and the log's own words, for a bug report; labelled in the
+        // person's language (the values are what they are).
+        if (st.pid > 0) lines << Words::tr("Service process ID: %1").arg(st.pid);
         for (const McpChildStatus &c : st.mcp)
-            if (c.pid > 0) lines << QStringLiteral("mcp %1: pid %2").arg(c.name).arg(c.pid);
-        if (!st.failure.cause.isEmpty()) lines << QStringLiteral("failed: ") + st.failure.cause;
+            if (c.pid > 0)
+                lines << Words::tr("MCP server %1: process ID %2").arg(c.name).arg(c.pid);
+        if (!st.failure.cause.isEmpty())
+            lines << Words::tr("Failure, in the log's words: %1").arg(st.failure.cause);
         if (!st.failure.logPath.isEmpty())
-            lines << QStringLiteral("service log: ") + st.failure.logPath;
-        if (!st.lastError.isEmpty()) lines << QStringLiteral("last error: ") + st.lastError;
+            lines << Words::tr("Service log: %1").arg(st.failure.logPath);
+        if (!st.lastError.isEmpty())
+            lines << Words::tr("Last error, in the log's words: %1").arg(st.lastError);
         if (!st.activity.summary.isEmpty())
-            lines << QStringLiteral("activity: ") + st.activity.summary;
+            lines << Words::tr("Activity, in the log's words: %1").arg(st.activity.summary);
         for (const OrphanStatus &o : st.orphans)
-            lines << QStringLiteral("orphan pid %1 (%2): %3")
+            lines << (o.kind == QLatin1String("possible")
+                          ? Words::tr("Possible orphan, process ID %1: %2")
+                          : Words::tr("Orphan, process ID %1: %2"))
                          .arg(o.pid)
-                         .arg(o.kind, o.argv.join(QLatin1Char(' ')));
+                         .arg(o.argv.join(QLatin1Char(' ')));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -151,28 +178,28 @@ int runVerb(const QStringList &args) {
     // Local work: the report is written here, from the running Tether's answer or without it.
     if (args.value(0) == QLatin1String("diagnostics")) return diagnostics::runVerb(args);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Talk to the running Tether.\n\n") +
-                                     verbHelp());
-    parser.addPositionalArgument(QStringLiteral("verb"), cliVerbNames());
-    parser.addPositionalArgument(QStringLiteral("name"),
-                                 QStringLiteral("MCP server name (mcp-connect, mcp-disconnect)"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    parser.setApplicationDescription(Words::tr("Talk to the running Tether.") +
+                                     QStringLiteral("\n\n") + verbHelp());
+    parser.addPositionalArgument(Words::tr("verb"), cliVerbNames());
+    parser.addPositionalArgument(Words::tr("name"),
+                                 Words::tr("MCP server name (mcp-connect, mcp-disconnect)"));
+    const QCommandLineOption json(QStringLiteral("json"), Words::tr("Print JSON."));
     const QCommandLineOption details(
         QStringLiteral("details"),
-        QStringLiteral("status: the pids, paths and the log's own words as well."));
+        Words::tr("status: the process IDs, paths and the log's own words as well."));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"),
-                                    QStringLiteral("cleanup: only list what would be removed."));
+                                    Words::tr("cleanup: only list what would be removed."));
     const QCommandLineOption yes(
         QStringLiteral("yes"),
-        QStringLiteral("cleanup: remove possible orphans too (matched by their command only)."));
+        Words::tr("cleanup: remove possible orphans too (matched by their command only)."));
     const QCommandLineOption settings(
         QStringLiteral("settings"),
-        QStringLiteral("Settings file (cleanup and diagnostics without a running Tether)."),
-        QStringLiteral("file"));
+        Words::tr("Settings file (cleanup and diagnostics without a running Tether)."),
+        Words::tr("file"));
     const QCommandLineOption force(
         QStringLiteral("force"),
-        QStringLiteral("stop, restart, quit (when it stops the service): go ahead even though "
-                       "tool calls run (they are lost)."));
+        Words::tr("stop, restart, quit (when it stops the service): go ahead even though tool "
+                  "calls run (they are lost)."));
     parser.addOptions({json, details, dryRun, yes, settings, force});
     const QCommandLineOption help = parser.addHelpOption();
     // parse(), not process(): Qt's own messages would bypass console::writeLine (and show a

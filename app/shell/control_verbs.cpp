@@ -5,6 +5,7 @@
 #include "shell/diagnostics.h"
 #include "service/words.h"
 #include "shell/runtime.h"
+#include "ui/format.h"
 #include "ui/status_text.h"
 
 #include <QJsonArray>
@@ -68,6 +69,11 @@ QJsonObject cleanupReport(bool dryRun, const mcp::McpMonitor::CleanupSummary &su
 QByteArray ControlVerbs::cleanupReply(bool dryRun, const mcp::McpMonitor::CleanupSummary &summary) {
     for (const QString &line : summary.lines)
         runtime_.log(QStringLiteral("cleanup: ") + line);
+    // A person's `tether cleanup`: the Events tab says what it did.
+    if (!dryRun)
+        runtime_.log(
+            ui::personCleanupLogLine(summary.killed + summary.exitedOnTerm + summary.alreadyGone,
+                                     summary.refused + summary.unknown));
     return control::okReply(cleanupReport(dryRun, summary));
 }
 

@@ -7,6 +7,7 @@
 #include "settings/autostart.h"
 #include "settings/autostart_entries.h"
 #include "settings/storage.h"
+#include "ui/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -269,6 +270,10 @@ void Runtime::cleanupOrphans(const QList<qint64> &pids, bool confirmedByPerson,
     mcp_->cleanup(false, pids, confirmedByPerson, [this, done](const auto &summary) {
         for (const QString &line : summary.lines)
             writeLog(QStringLiteral("cleanup: ") + line);
+        // The Events tab says what the person's clean-up did (the lines above are details).
+        writeLog(
+            ui::personCleanupLogLine(summary.killed + summary.exitedOnTerm + summary.alreadyGone,
+                                     summary.refused + summary.unknown));
         if (done) done(summary);
     });
 }

@@ -12,7 +12,7 @@ MenuStatusWidget::MenuStatusWidget(QWidget *parent)
     : QWidget(parent) {
     auto *layout = new QVBoxLayout(this);
     layout->setSpacing(1);
-    for (QLabel **l : {&status_, &detail_, &activity_}) {
+    for (QLabel **l : {&status_, &detail_, &activity_, &update_}) {
         *l = new QLabel;
         (*l)->setWordWrap(true);
         (*l)->setTextFormat(Qt::PlainText);
@@ -51,6 +51,7 @@ void MenuStatusWidget::setModel(const TrayMenuModel &m, const QColor &stateColou
     stateLine_ = m.statusLine;
     detailLine_ = m.detailLine;
     thirdLine_ = m.thirdLine;
+    updateLine_ = m.updateLine;
     stateColour_ = stateColour;
     // The rich text lays itself out (and loads the font engine) as it is set: only once the
     // menu is laid out, then on every change.
@@ -65,6 +66,8 @@ void MenuStatusWidget::showModel() {
     // What it does (working), or why it failed: plain text, as readable as the status line.
     activity_->setText(thirdLine_);
     activity_->setVisible(!thirdLine_.isEmpty());
+    update_->setText(updateLine_);
+    update_->setVisible(!updateLine_.isEmpty());
 }
 
 QSize MenuStatusWidget::sizeHint() const {
@@ -76,7 +79,7 @@ QSize MenuStatusWidget::sizeHint() const {
 
 QString MenuStatusWidget::statusText() const {
     QStringList lines{stateLine_};
-    for (const QString &l : {detailLine_, thirdLine_})
+    for (const QString &l : {detailLine_, thirdLine_, updateLine_})
         if (!l.isEmpty()) lines << l;
     return lines.join(QLatin1Char('\n'));
 }

@@ -30,12 +30,13 @@ private:
     void ensureLaidOut();
     void fitToFont();
     void showModel();
-    QString stateLine_, detailLine_, thirdLine_;
+    QString stateLine_, detailLine_, thirdLine_, updateLine_;
     QColor stateColour_;
     bool laidOut_ = false;
     QLabel *status_ = nullptr;
     QLabel *detail_ = nullptr;
     QLabel *activity_ = nullptr;
+    QLabel *update_ = nullptr;
 };
 
 } // namespace tether

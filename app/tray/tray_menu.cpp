@@ -3,14 +3,47 @@
 #include "service/words.h"
 #include "tray/menu_status.h"
 
+#include <QApplication>
 #include <QFontMetrics>
+#include <QProxyStyle>
 #include <QScreen>
 #include <QStyle>
+#include <QStyleFactory>
+#include <QStyleOptionMenuItem>
 #include <QWidgetAction>
 
 #include <algorithm>
 
 namespace tether {
+
+namespace {
+
+// The MCP rows' action word ("Restart", "Neu starten") sits in the menu's shortcut column, and
+// Qt 6.4's Fusion style reserves that column twice: once in each row's size
+// (reservedShortcutWidth) and once more in the menu's width. The second copy was empty space
+// between a row and its action, about 75 pt at 2x in German, which the rows' states needed (the
+// submenu has only the room beside its parent). Rows are sized here without what the style
+// reserved for the column, plus a gap of one em; the menu adds the column once. Styles that do
+// not reserve it (Windows) are left as they are.
+class OneActionColumn : public QProxyStyle {
+public:
+    using QProxyStyle::QProxyStyle;
+    QSize sizeFromContents(ContentsType type, const QStyleOption *option, const QSize &size,
+                           const QWidget *widget) const override {
+        const QSize full = QProxyStyle::sizeFromContents(type, option, size, widget);
+        const auto *item = qstyleoption_cast<const QStyleOptionMenuItem *>(option);
+        if (type != CT_MenuItem || !item || item->reservedShortcutWidth <= 0) return full;
+        QStyleOptionMenuItem none = *item;
+        none.reservedShortcutWidth = 0;
+        const int reserved =
+            full.width() - QProxyStyle::sizeFromContents(type, &none, size, widget).width();
+        if (reserved <= 0) return full;
+        return {full.width() - reserved + item->fontMetrics.horizontalAdvance(QLatin1Char('M')),
+                full.height()};
+    }
+};
+
+} // namespace
 
 TrayMenu::TrayMenu(QObject *parent)
     : QObject(parent) {
@@ -32,6 +65,12 @@ TrayMenu::TrayMenu(QObject *parent)
     menu_.addSeparator();
     mcp_ = menu_.addMenu(QString());
     mcp_->setToolTipsVisible(true);
+    // The application's own style, with the action column reserved once (see OneActionColumn).
+    if (QStyle *base = QStyleFactory::create(QApplication::style()->name())) {
+        auto *style = new OneActionColumn(base);
+        style->setParent(mcp_);
+        mcp_->setStyle(style);
+    }
     connect(mcp_, &QMenu::aboutToShow, this, &TrayMenu::fitMcpRows);
     orphans_ = menu_.addAction(QString(), this, &TrayMenu::cleanupRequested);
     menu_.addSeparator();

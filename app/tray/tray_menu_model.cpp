@@ -35,10 +35,10 @@ bool operator==(const McpMenuRow &a, const McpMenuRow &b) {
 
 bool operator==(const TrayMenuModel &a, const TrayMenuModel &b) {
     return a.statusLine == b.statusLine && a.detailLine == b.detailLine &&
-           a.thirdLine == b.thirdLine && a.tooltip == b.tooltip && a.url == b.url &&
-           a.showOpen == b.showOpen && a.showStart == b.showStart && a.showStop == b.showStop &&
-           a.showRestart == b.showRestart && a.restartLabel == b.restartLabel &&
-           a.fixLabel == b.fixLabel && a.fixKey == b.fixKey &&
+           a.thirdLine == b.thirdLine && a.updateLine == b.updateLine && a.tooltip == b.tooltip &&
+           a.url == b.url && a.showOpen == b.showOpen && a.showStart == b.showStart &&
+           a.showStop == b.showStop && a.showRestart == b.showRestart &&
+           a.restartLabel == b.restartLabel && a.fixLabel == b.fixLabel && a.fixKey == b.fixKey &&
            a.useFreePortLabel == b.useFreePortLabel && a.showTryAgain == b.showTryAgain &&
            a.showShowLog == b.showShowLog && a.mcpRows == b.mcpRows &&
            a.mcpMenuTitle == b.mcpMenuTitle && a.mcpFlaggedCount == b.mcpFlaggedCount &&
@@ -70,6 +70,12 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         const qint64 s = secondsUntil(st.replaceAt, now);
         m.statusLine += s > 0 ? Words::tr(" · replaced in %1").arg(ui::durationText(s * 1000))
                               : Words::tr(" · replaced unless it answers now");
+    } else if (st.state == State::Starting) {
+        // What a start waits for: without it "Starting" read as stuck when it took a while.
+        m.statusLine += Words::tr(" · waiting for its first answer");
+    } else if (st.state == State::Recovering) {
+        // The silent one is being ended; what comes next is a new one, at once.
+        m.statusLine += Words::tr(" · a new one starts next");
     } else if (st.state == State::Restarting && st.restartAt.isValid() &&
                secondsUntil(st.restartAt, now) > 0) {
         m.statusLine += Words::tr(" · again in %1")
@@ -101,6 +107,12 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
                                       ? activity
                                       : ui::activityText(st, 1, ui::Precision::Minutes);
     m.thirdLine = twoLines(st.state == State::Failed ? failure : shortActivity);
+    // An update waiting: the version it brings has a line of its own in the status block, so
+    // that the action stays short ("Neu starten: auf 1.18.33-demo aktualisieren" made the German
+    // menu 348 pt wide, leaving the MCP submenu no room for its states at 2x), and the facts
+    // line stays one line.
+    if (st.versionMismatch && !st.installedVersion.isEmpty())
+        m.updateLine = Words::tr("Version %1 is installed").arg(st.installedVersion);
 
     m.tooltip = Words::tr("Tether: %1").arg(m.statusLine);
     if (!m.detailLine.isEmpty()) m.tooltip += QLatin1Char('\n') + m.detailLine;
@@ -125,7 +137,7 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
     // Recovering and Restarting already replace the service; Stopped wants Start, Failed Try again.
     m.showRestart = st.state == State::Starting || answers;
     m.restartLabel = st.versionMismatch && !st.installedVersion.isEmpty()
-                         ? Words::tr("&Restart to update to %1").arg(st.installedVersion)
+                         ? Words::tr("&Update and restart")
                          : Words::tr("&Restart");
     if (st.state == State::Failed) {
         m.fixLabel = ui::fixActionText(st.failure.fix);

@@ -31,6 +31,7 @@ struct TrayMenuModel {
     QString statusLine; // the state and what happens next: "Not responding · replaced in 18 s"
     QString detailLine; // version, port, uptime: "1.18.33 · port 4096 · up 3 min"
     QString thirdLine;  // what it does ("Running a tool: bash (12 s)") or why it failed
+    QString updateLine; // an update waiting: "Version 1.19.0 is installed"; empty: none
     QString tooltip;
     QString url;
     // The actions that apply now; each is shown only when it does.

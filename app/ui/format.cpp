@@ -113,13 +113,14 @@ QString stateStep(const ServiceStatus &st, const QDateTime &now) {
 
 // The state's sentence, then what waits for a person whatever the state: an update, orphans,
 // records that could not be saved.
-QString nextStepText(const ServiceStatus &st, const QDateTime &now) {
+QString nextStepText(const ServiceStatus &st, const QDateTime &now, bool withOrphans) {
     QStringList parts;
     const QString step = stateStep(st, now);
     if (!step.isEmpty()) parts << step;
-    if (st.versionMismatch && !st.installedVersion.isEmpty())
+    // Failed: the next start runs the installed version anyway; the remedy is what counts.
+    if (st.versionMismatch && !st.installedVersion.isEmpty() && st.state != policy::State::Failed)
         parts << Words::tr("Version %1 is installed: restart to update.").arg(st.installedVersion);
-    if (!st.orphans.isEmpty())
+    if (withOrphans && !st.orphans.isEmpty())
         parts << Words::tr("%n MCP process(es) from an earlier service still running.", nullptr,
                            int(st.orphans.size()));
     for (const QString &e : st.stateFileErrors)
@@ -196,6 +197,12 @@ EventLine eventLine(const QString &logLine, const QDateTime &now, bool details) 
     static const QRegularExpression portRe(QStringLiteral("^port (\\d+) chosen by a person"));
     static const QRegularExpression mcpRe(QStringLiteral("^mcp (.+) connect: HTTP 2\\d\\d$"));
     static const QRegularExpression gapRe(QStringLiteral("^time gap \\(system resumed"));
+    static const QRegularExpression cleanupRe(
+        QStringLiteral("^cleanup asked by a person: (\\d+) ended, (\\d+) not ended"));
+    static const QRegularExpression memoryRe(
+        QStringLiteral("^mcp resources: pid \\d+ (.+?): memory (\\d+) MiB is over (\\d+) MiB"));
+    static const QRegularExpression cpuRe(
+        QStringLiteral("^mcp resources: pid \\d+ (.+?): a core busy for (\\d+) min"));
     QRegularExpressionMatch m;
     QString said;
     if ((m = stateRe.match(text)).hasMatch()) {
@@ -230,6 +237,22 @@ EventLine eventLine(const QString &logLine, const QDateTime &now, bool details) 
         said = Words::tr("Port %1 chosen: the service starts there.").arg(m.captured(1));
     } else if ((m = mcpRe.match(text)).hasMatch()) {
         said = Words::tr("Reconnected the MCP server %1.").arg(m.captured(1));
+    } else if ((m = cleanupRe.match(text)).hasMatch()) {
+        const int ended = m.captured(1).toInt(), notEnded = m.captured(2).toInt();
+        said = ended > 0 ? Words::tr("You cleaned up %n orphaned MCP process(es).", nullptr, ended)
+                         : Words::tr("You cleaned up: no orphaned MCP process was left to end.");
+        if (notEnded > 0)
+            said += QLatin1Char(' ') +
+                    Words::tr("%n could not be ended (Show details says why).", nullptr, notEnded);
+    } else if ((m = memoryRe.match(text)).hasMatch()) {
+        said = Words::tr("The MCP server %1 uses %2, over its %3 limit: restart it from the menu "
+                         "when it suits you.")
+                   .arg(m.captured(1), memoryText(m.captured(2).toULongLong() * 1024),
+                        memoryText(m.captured(3).toULongLong() * 1024));
+    } else if ((m = cpuRe.match(text)).hasMatch()) {
+        said = Words::tr("The MCP server %1 has kept a processor busy for %2: restart it from the "
+                         "menu when it suits you.")
+                   .arg(m.captured(1), durationText(m.captured(2).toLongLong() * 60000));
     } else if (gapRe.match(text).hasMatch()) {
         said = Words::tr("The computer woke up; Tether waits for a fresh answer before judging "
                          "the service.");
@@ -246,6 +269,12 @@ EventLine eventLine(const QString &logLine, const QDateTime &now, bool details) 
     }
     out.text = said;
     return out;
+}
+
+QString personCleanupLogLine(int ended, int notEnded) {
+    return QStringLiteral("cleanup asked by a person: %1 ended, %2 not ended")
+        .arg(ended)
+        .arg(notEnded);
 }
 
 qint64 timelineSpanMs(qint64 historyMs) {

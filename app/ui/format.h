@@ -17,7 +17,9 @@ QString memoryText(quint64 kib);     // "812 KiB", "14.2 MiB", "1.3 GiB"
 
 // What is going on and what happens next, in a sentence or two: "Waiting for the service; it
 // will be replaced in 18 s if it does not answer." Empty when there is nothing to add (healthy).
-QString nextStepText(const ServiceStatus &st, const QDateTime &now);
+// withOrphans false: without the orphans' sentence, for a view that says them on a line of its
+// own (the status window), so that its two lines hold the rest.
+QString nextStepText(const ServiceStatus &st, const QDateTime &now, bool withOrphans = true);
 
 // One line of Tether's log as a person reads it in the Events list: a short local time and a
 // sentence ("14:02:11", "The service stopped answering."). Lines that are for a bug report (a
@@ -28,6 +30,9 @@ struct EventLine {
     QString text;
 };
 EventLine eventLine(const QString &logLine, const QDateTime &now, bool details = false);
+// The log line of a clean-up a person asked for (the orphan dialog, `tether cleanup`): how many
+// ended and how many did not; the Events tab says it as a sentence.
+QString personCleanupLogLine(int ended, int notEnded);
 
 // The span the health timeline shows: the shortest of 1, 5, 15 and 60 minutes that holds the
 // history it has, so a 5-second spell in a young history is wide enough to see.

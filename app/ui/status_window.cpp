@@ -104,6 +104,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     state_->setFont(big);
     root->addWidget(state_);
     root->addWidget(nextStep_ = twoLines(tr("What happens next")));
+    nextStep_->setObjectName(QStringLiteral("nextStep"));
 
     // The facts, or (Failed) what went wrong: one space, as high as the higher of the two.
     body_ = new QStackedWidget;
@@ -327,7 +328,9 @@ void StatusWindow::refresh() {
                         .arg(colour.name(), stateLabel(st.state).toHtmlEscaped());
     if (st.external) state += tr(" · started outside Tether").toHtmlEscaped();
     state_->setText(state);
-    nextStep_->setText(nextStepText(st, now));
+    // The orphans have their own line below (with Clean up…): said here too, the sentence took a
+    // third line, cut off, at 2x with an update waiting.
+    nextStep_->setText(nextStepText(st, now, false));
 
     const bool failed = st.state == policy::State::Failed && !st.failure.isEmpty();
     failure_->setStatus(st);
@@ -353,7 +356,9 @@ void StatusWindow::refresh() {
     restart_->setEnabled(m.showRestart);
     // The newer version is named in full in the line above: the button need not repeat it.
     const bool update = st.versionMismatch && !st.installedVersion.isEmpty();
-    restart_->setText(update ? tr("&Restart to update") : m.restartLabel);
+    // The menu's words ("Update and restart"), with a mnemonic of the window's own (Alt+U is
+    // Clean up…).
+    restart_->setText(update ? tr("Update and &restart") : m.restartLabel);
     restart_->setToolTip(update ? QString(m.restartLabel).remove(QLatin1Char('&')) : QString());
     open_->setEnabled(m.showOpen);
     orphanBar_->setVisible(m.orphanCount > 0);
@@ -416,7 +421,10 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
             if (!item) mcp_->setItem(row, col, item = new QTableWidgetItem);
             item->setText(cells[col]);
             item->setToolTip(c.flagged && col == Status ? mcpFlagText(c) : cells[col]);
-            const bool marked = c.flagged && (col == Status || col == (memory ? Memory : Cpu));
+            // A figure over its limit is marked; a missing one ("—" while the service does not
+            // answer) is no alarm, whatever the last figure was.
+            const bool marked =
+                c.flagged && (col == Status || (live && col == (memory ? Memory : Cpu)));
             item->setForeground(marked ? QBrush(warn) : QBrush());
             QFont f = item->font();
             f.setBold(marked);

@@ -279,7 +279,7 @@ private slots:
         const Run details = cli({QStringLiteral("status"), QStringLiteral("--details")});
         QVERIFY2(details.out.contains("busy: 1 session, tool " + kTool.toUtf8() + " for "),
                  details.out.constData());
-        QVERIFY2(details.out.contains("pid "), details.out.constData());
+        QVERIFY2(details.out.contains("process ID"), details.out.constData());
 
         const Run refused = cli({QStringLiteral("stop")});
         QCOMPARE(refused.exitCode, 3);

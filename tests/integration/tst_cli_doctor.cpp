@@ -15,10 +15,12 @@
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace tether;
@@ -28,6 +30,30 @@ namespace {
 constexpr int kLong = 30000;
 
 using Run = test::CliRun;
+
+// The lines of CLI output, run under the pseudo-language (every catalogue string marked ⟦…⟧),
+// that keep a word of plain ASCII letters once the marked parts, the command line's own words
+// (options, verb names, "tether") and the data it quotes are taken out: each came from outside
+// the catalogue, so a person reads it in English whatever their language.
+QStringList untranslatedLines(const QByteArray &output, const QStringList &data) {
+    QString text = QString::fromUtf8(output);
+    static const QRegularExpression marked(QStringLiteral("⟦[^⟧]*⟧"));
+    text.replace(marked, QStringLiteral(" ")); // before splitting: Qt wraps a long one
+    QStringList byLength = data;
+    std::sort(byLength.begin(), byLength.end(),
+              [](const QString &a, const QString &b) { return a.size() > b.size(); });
+    for (const QString &d : std::as_const(byLength))
+        if (!d.isEmpty()) text.replace(d, QStringLiteral(" "));
+    static const QRegularExpression commandWords(
+        QStringLiteral("--?[A-Za-z][A-Za-z-]*|\\b(tether|status|start|stop|restart|cleanup|"
+                       "mcp-connect|mcp-disconnect|quit|diagnostics)\\b"));
+    text.replace(commandWords, QStringLiteral(" "));
+    static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
+    QStringList out;
+    for (const QString &line : text.split(QLatin1Char('\n')))
+        if (word.match(line).hasMatch()) out << line.trimmed();
+    return out;
+}
 
 // Secrets planted where a report could pick them up; none may appear in it.
 const QString kRegPassword = QStringLiteral("PLANTED-registration-pw-81");
@@ -119,6 +145,49 @@ private slots:
             }
         }
         tether_.reset();
+    }
+
+    // Issue 27 (11): `tether --help`, a verb's help and `status --details` are in the person's
+    // language: under the pseudo-language no line of them escapes the catalogue (they were
+    // English whatever the language). German is checked complete by tst_translations.
+    void helpAndDetailsComeThroughTheCatalogue() {
+        QProcessEnvironment pseudo = env();
+        pseudo.insert(QStringLiteral("TETHER_LANGUAGE"), QStringLiteral("pseudo"));
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("--help")},
+              QStringList{QStringLiteral("status"), QStringLiteral("--help")},
+              QStringList{QStringLiteral("status"), QStringLiteral("--no-such-option")}}) {
+            const Run r = test::runTether(args, pseudo);
+            QVERIFY2(r.exitCode == 0 || r.exitCode == 2, qPrintable(args.join(QLatin1Char(' '))));
+            const QByteArray shown = r.out + r.err;
+            QVERIFY2(shown.contains("⟦"), shown.constData()); // the pseudo-language is on
+            const QStringList left = untranslatedLines(shown, {QStringLiteral("no-such-option")});
+            QVERIFY2(left.isEmpty(), qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") +
+                                                left.join(QStringLiteral(" | "))));
+        }
+        const int port = test::freeLoopbackPort();
+        startTether(writeIni({QStringLiteral("--mcp"), QStringLiteral("2")}, port));
+        QTRY_VERIFY_WITH_TIMEOUT(status().value(QLatin1String("mcp")).toArray().size() == 2, kLong);
+        const QJsonObject st = status();
+        QStringList data{st.value(QLatin1String("version")).toString(),
+                         st.value(QLatin1String("lastError")).toString(),
+                         st.value(QLatin1String("activity"))
+                             .toObject()
+                             .value(QLatin1String("summary"))
+                             .toString(),
+                         dataDir_, root_->path()};
+        const QJsonObject failure = st.value(QLatin1String("failure")).toObject();
+        data << failure.value(QLatin1String("cause")).toString()
+             << failure.value(QLatin1String("logPath")).toString();
+        for (const QJsonValue &m : st.value(QLatin1String("mcp")).toArray())
+            data << m.toObject().value(QLatin1String("name")).toString();
+        const Run r =
+            test::runTether({QStringLiteral("status"), QStringLiteral("--details")}, pseudo);
+        QCOMPARE(r.exitCode, 0);
+        // The service's and both MCP servers' process IDs are there, labelled.
+        QVERIFY2(r.out.count("\n") >= 3, r.out.constData());
+        const QStringList left = untranslatedLines(r.out, data);
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(" | "))));
     }
 
     void aFailedConnectIsClassified() {

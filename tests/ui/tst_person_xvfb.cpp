@@ -27,6 +27,7 @@
 #include "ui/health_timeline.h"
 #include "ui/orphan_dialog.h"
 #include "ui/settings_dialog.h"
+#include "ui/status_text.h"
 #include "ui/status_window.h"
 #include "ui_checks.h"
 
@@ -426,6 +427,15 @@ private slots:
                   need.height());
             QVERIFY2(w.screen()->availableGeometry().contains(w.frameGeometry()),
                      "the window leaves the screen");
+            // What happens next is whole in its two lines: with the update and the orphans
+            // said there too, its end was cut off ("…are still"); the orphans have their line.
+            const auto *step = w.findChild<QLabel *>(QStringLiteral("nextStep"));
+            QVERIFY(step);
+            QVERIFY2(step->heightForWidth(step->width()) <= step->height(),
+                     qPrintable(QStringLiteral("%1 of %2 high: %3")
+                                    .arg(step->heightForWidth(step->width()))
+                                    .arg(step->height())
+                                    .arg(step->text())));
             QVERIFY2(
                 need.width() <= have.width(),
                 qPrintable(QStringLiteral("%1 wide in %2").arg(need.width()).arg(have.width())));
@@ -677,7 +687,9 @@ private slots:
     // Issue 27, D5: at 2x on a 1280 px screen the MCP submenu opened over its parent when its
     // rows were long (English "no answer from the service" while not responding, German
     // "Speicher über der Grenze"), hiding the parent's items. It opens beside its parent, its
-    // long rows shortened (each whole in its tooltip).
+    // long rows shortened (each whole in its tooltip), yet never so far that a row loses its
+    // state: in German the first fix left "⚠ demo-1 — …" (a 348 pt menu beside it, and the
+    // action column reserved twice).
     void theMcpSubmenuOpensBesideItsParentAt2x() {
         QList<ServiceStatus> states;
         ServiceStatus frozen = worstStates().front(); // not responding: "no answer" rows
@@ -717,12 +729,24 @@ private slots:
                 parent->hide();
                 QVERIFY2(!m.intersects(p), "the MCP submenu covers its parent");
                 QVERIFY2(screen.contains(m), "the MCP submenu leaves the screen");
-                // A shortened row still says everything: in full in its tooltip.
-                for (QAction *a : sub->actions()) {
-                    const QString shown = a->text().section(QLatin1Char('\t'), 0, 0);
+                // Each row says its server's state, in German too: at least the state's first
+                // two words whole ("Speicher zu…", "keine Antwort…"), not "⚠ demo-1 — …"
+                // with the state only in the tooltip (issue 27 verification, D5).
+                const QList<QAction *> rows = sub->actions();
+                QCOMPARE(rows.size(), st.mcp.size());
+                for (int i = 0; i < rows.size(); ++i) {
+                    const QString shown = rows[i]->text().section(QLatin1Char('\t'), 0, 0);
+                    const QString state = ui::mcpStatusText(st.mcp[i], st.state);
+                    const QString words = state.section(QLatin1Char(' '), 0, 1);
+                    qInfo("  row %d shows \"%s\" (%d px)", i, qPrintable(shown),
+                          sub->fontMetrics().horizontalAdvance(shown));
+                    QVERIFY2(
+                        shown.contains(words),
+                        qPrintable(QStringLiteral("\"%1\" does not say \"%2\"").arg(shown, words)));
+                    // A shortened row still says everything: in full in its tooltip.
                     if (!shown.contains(QChar(0x2026))) continue;
                     const QString start = shown.left(shown.size() - 1);
-                    QVERIFY2(a->toolTip().contains(start), qPrintable(a->toolTip()));
+                    QVERIFY2(rows[i]->toolTip().contains(start), qPrintable(rows[i]->toolTip()));
                 }
             }
         }

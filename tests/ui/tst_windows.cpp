@@ -203,8 +203,10 @@ private slots:
         QVERIFY(!next.contains(f.status.lastError));
         ui::StatusWindow w(f.model());
         auto labels = w.findChildren<QLabel *>();
-        QVERIFY(std::any_of(labels.begin(), labels.end(),
-                            [&](QLabel *l) { return l->text() == next; }));
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [&](QLabel *l) {
+            // The window says the orphans on their own line.
+            return l->text() == ui::nextStepText(f.status, now0(), false);
+        }));
         // At 2x on 1280x800 the window gets 624x352 points: the two-line sentence, the facts
         // and three MCP rows fit without scrolling the window (a scroll bar appeared there).
         w.resize(624, 352);
@@ -339,6 +341,12 @@ private slots:
         w.refresh();
         QCOMPARE(version->text(), QStringLiteral("1.18.30-demo"));
         QVERIFY(version->toolTip().isEmpty());
+        // The button says what the menu says ("Restart to update" beside the menu's "Update
+        // and restart" read as two actions).
+        const auto buttons = w.findChildren<QPushButton *>();
+        QVERIFY(std::any_of(buttons.begin(), buttons.end(), [](QPushButton *b) {
+            return b->text().remove(QLatin1Char('&')) == QLatin1String("Update and restart");
+        }));
     }
 
     // Issue 27 (10): Esc and Ctrl+W close the window; Tab does not walk the table's cells.
@@ -399,6 +407,25 @@ private slots:
             QVERIFY2(text(line).text.isEmpty(), line);
         QCOMPARE(text("2026-01-01T11:58:00.000 launch scan: 2 orphan(s) among 121 processes").text,
                  QStringLiteral("Found 2 MCP processes left running by an earlier service."));
+        // What a person did and what needs them are events too (issue 27): their clean-up of
+        // orphans (the orphan dialog, `tether cleanup`), an MCP server over its limit.
+        QCOMPARE(ui::eventLine(QStringLiteral("2026-01-01T11:58:00.000 ") +
+                                   ui::personCleanupLogLine(2, 1),
+                               now)
+                     .text,
+                 QStringLiteral("You cleaned up 2 orphaned MCP processes. 1 could not be ended "
+                                "(Show details says why)."));
+        QCOMPARE(text("2026-01-01T11:58:00.000 mcp resources: pid 4711 demo-1: memory 612 MiB is "
+                      "over 500 MiB (+9 MiB/min). Restart it from the tray menu (MCP servers) "
+                      "when it suits you.")
+                     .text,
+                 QStringLiteral("The MCP server demo-1 uses 612.0 MiB, over its 500.0 MiB limit: "
+                                "restart it from the menu when it suits you."));
+        QCOMPARE(text("2026-01-01T11:58:00.000 mcp resources: pid 4711 demo-2: a core busy for 12 "
+                      "min. Restart it from the tray menu (MCP servers) when it suits you.")
+                     .text,
+                 QStringLiteral("The MCP server demo-2 has kept a processor busy for 12 min: "
+                                "restart it from the menu when it suits you."));
         QCOMPARE(text("2025-12-30T08:00:00.000 something new").time,
                  QStringLiteral("30 Dec 08:00"));
         // Asked for: the log's own words.
@@ -472,6 +499,15 @@ private slots:
         // The tab is short (all three in view in a longer language); its tooltip says why.
         QCOMPARE(w.tabs()->tabText(0), QStringLiteral("⚠ &MCP servers (2)"));
         QVERIFY(w.tabs()->tabToolTip(0).contains(QStringLiteral("needs attention")));
+        // Not responding: no figures ("—"), and a missing figure is no alarm (issue 27: the
+        // Memory column showed a red, bold "—").
+        f.status.state = State::NotResponding;
+        ui::StatusWindow frozen(f.model());
+        const QTableWidgetItem *memory = frozen.mcpTable()->item(0, 2);
+        QCOMPARE(memory->text(), QStringLiteral("—"));
+        QVERIFY(!memory->font().bold());
+        QCOMPARE(memory->foreground(), QBrush());
+        QVERIFY(frozen.mcpTable()->item(0, 1)->font().bold()); // the state still says it
     }
 
     // Issue 16: the timeline's span follows the history, so a 5 s spell is not 1 px of an hour.
