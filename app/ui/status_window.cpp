@@ -154,7 +154,6 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     connect(stop_, &QPushButton::clicked, this, &StatusWindow::stopRequested);
     connect(restart_, &QPushButton::clicked, this, &StatusWindow::restartRequested);
     connect(open_, &QPushButton::clicked, this, &StatusWindow::openRequested);
-    connect(cleanup_, &QPushButton::clicked, this, &StatusWindow::cleanupRequested);
     connect(details_, &QCheckBox::toggled, this, [this] {
         refresh();
         fillEvents();
@@ -173,6 +172,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     orphanText_ = new QLabel;
     orphanText_->setWordWrap(true);
     cleanup_ = new QPushButton(tr("Clean &up…"));
+    connect(cleanup_, &QPushButton::clicked, this, &StatusWindow::cleanupRequested);
     orphanText_->setBuddy(cleanup_);
     orphanRow->addWidget(orphanText_, 1);
     orphanRow->addWidget(cleanup_);

@@ -176,6 +176,10 @@ private slots:
         }
         QVERIFY(start && !start->isEnabled());
         QVERIFY(cleanup && cleanup->isVisible());
+        // Its own line since issue 27's D1: the click was connected before the button existed.
+        QSignalSpy cleanupAsked(&w, &ui::StatusWindow::cleanupRequested);
+        cleanup->click();
+        QCOMPARE(cleanupAsked.size(), 1);
         QSignalSpy reconnect(&w, &ui::StatusWindow::reconnectRequested);
         qobject_cast<QPushButton *>(table->cellWidget(0, 6))->click();
         QCOMPARE(reconnect.size(), 1);
