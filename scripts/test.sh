@@ -177,7 +177,7 @@ unset WINEPREFIX
 # --- end of the Windows block
 
 # --- reliability (issue 8): every fuzz target for a short smoke period over the checked-in seed
-# corpus (each target one test), two at a time; the 2-minute soak (one test, started beside
+# corpus (each target one test), one per core; the 2-minute soak (one test, started beside
 # the wine phases) ends.
 phase "fuzz: libFuzzer smoke, 10 s per target (built above), one per core"
 flog=build/fuzz-smoke.log
