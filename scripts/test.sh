@@ -149,7 +149,9 @@ if [ $asan_built = 1 ]; then record_ctest "asan+ubsan" build/asan; else record "
 # CLI on a wine console, and the NSIS installer installed, run and uninstalled under wine.
 export WINEPREFIX="$PWD/build/wineprefix"
 # The 2-minute soak of the normal build mostly waits on its service: it runs beside the wine
-# phases (its rules hold under their load), and the fuzz targets then have both cores.
+# phases (its rules hold under their load), and the fuzz targets then have both cores. The
+# Windows suites themselves run one at a time: two at once under wine once failed to start a
+# process ("Process failed to start: Internal error", tst_hostile_inputs on a fresh clone).
 TETHER_BIN=$PWD/build/test/app/tether scripts/soak.sh 2 >build/soak.log 2>&1 &
 soak_pid=$!
 phase "windows: each Windows suite under wine (built above), beside the 2-minute soak"

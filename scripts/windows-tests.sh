@@ -7,8 +7,7 @@
 # closing "N passed, N failed" (one per suite). Exits non-zero on any failure.
 #
 # Environment: TETHER_WINDOWS_BUILD (default build/windows), TETHER_WIN_QT (see windows-qt.sh),
-# TETHER_JOBS (default nproc), TETHER_WINE_JOBS suites at once (default TETHER_JOBS),
-# TETHER_WINE_TIMEOUT seconds per suite (default 600),
+# TETHER_JOBS (default nproc), TETHER_WINE_TIMEOUT seconds per suite (default 600),
 # TETHER_WINDOWS_TESTS a regex of suite names to run (default all), TETHER_WINDOWS_BUILD_ONLY=1
 # to stop after the build.
 set -uo pipefail
@@ -84,18 +83,16 @@ WINEPATH="$(win "$TETHER_WIN_QT/bin");$(win "$rt");$(win /usr/x86_64-w64-mingw32
 QT_PLUGIN_PATH=$(win "$TETHER_WIN_QT/plugins")
 export WINEPATH QT_PLUGIN_PATH QT_QPA_PLATFORM=offscreen
 
+pass=0 fail=0
 logs=$(cd "$dir" && pwd)/wine-logs # absolute: each suite runs in its own directory
 mkdir -p "$logs"
-# One suite under wine: its lines (and its log on failure) go to $logs/<name>.out, its verdict to
-# $logs/<name>.verdict (passed / failed); the caller prints both in ctest's order.
-run_suite() { # the tab-separated line of one test
-    local f name program wd envs=() unbuilt= e value log t0 args=() rc ok why
-    IFS=$'\t' read -r -a f <<<"$1"
+for t in "${tests[@]}"; do
+    IFS=$'\t' read -r -a f <<<"$t"
     name=${f[0]} program=${f[1]} wd=${f[2]}
-    log="$logs/$name.log"
-    exec >"$logs/$name.out" 2>&1
     # The test's environment as ctest would set it; paths (TETHER_BIN, TETHER_TESTPROC) are
     # handed over in Windows form, and each must have been built.
+    envs=()
+    unbuilt=
     for e in "${f[@]:3}"; do
         value=${e#*=}
         if [[ $value == /* ]]; then
@@ -104,17 +101,19 @@ run_suite() { # the tab-separated line of one test
         fi
         envs+=("${e%%=*}=$value")
     done
+    log="$logs/$name.log"
     t0=$SECONDS
     if [ ! -f "$program" ] || [ -n "$unbuilt" ]; then
         echo "$name: failed (0 s): not built:${unbuilt:- $program}"
-        echo failed >"$logs/$name.verdict"
-        return
+        fail=$((fail + 1))
+        continue
     fi
     mkdir -p "$wd"
     # Into a file, not a pipe: wine's helper processes inherit the output and could hold a
     # pipe open long after the test ended.
     # A QtTest suite's own stdout, redirected to a file, comes out empty under wine 8: it
     # writes its report into a file of ours instead (-o), after whatever reached stdout/stderr.
+    args=()
     [[ $(basename "$program") == tst_* ]] && args=(-o "$(win "$log.txt"),txt")
     rm -f "$log.txt"
     (cd "$wd" && env "${envs[@]}" timeout -k 10 "$budget" wine "$program" "${args[@]}" \
@@ -128,34 +127,11 @@ run_suite() { # the tab-separated line of one test
     [[ ${#args[@]} -gt 0 ]] && ! grep -qE '^Totals: [0-9]+ passed, 0 failed' "$log" && ok=0
     if [ $rc -eq 0 ] && [ $ok -eq 1 ]; then
         echo "$name: passed ($((SECONDS - t0)) s)"
-        echo passed >"$logs/$name.verdict"
+        pass=$((pass + 1))
     else
         [ $rc -eq 124 ] && why="timed out after $budget s" || why="exit $rc"
         echo "$name: failed ($((SECONDS - t0)) s, $why)"
         sed 's/^/    /' "$log"
-        echo failed >"$logs/$name.verdict"
-    fi
-}
-# A suite under wine mostly waits on wine's own start-up and its server: TETHER_WINE_JOBS of
-# them run at once (default: the build's jobs).
-wine_jobs=${TETHER_WINE_JOBS:-$jobs}
-running=0
-for t in "${tests[@]}"; do
-    name=${t%%$'\t'*}
-    rm -f "$logs/$name.out" "$logs/$name.verdict"
-    if [ "$running" -ge "$wine_jobs" ]; then wait -n; running=$((running - 1)); fi
-    run_suite "$t" &
-    running=$((running + 1))
-done
-wait
-pass=0 fail=0
-for t in "${tests[@]}"; do
-    name=${t%%$'\t'*}
-    cat "$logs/$name.out" 2>/dev/null
-    if [ "$(cat "$logs/$name.verdict" 2>/dev/null)" = passed ]; then
-        pass=$((pass + 1))
-    else
-        [ -f "$logs/$name.verdict" ] || echo "$name: failed (no verdict)"
         fail=$((fail + 1))
     fi
 done
