@@ -94,6 +94,7 @@ int runHeadless(const MainOptions &options) {
                      });
     QObject::connect(&runtime, &tether::Runtime::quitRequested, QCoreApplication::instance(),
                      &QCoreApplication::quit);
+    runtime.holdQuitsUntilReady(QCoreApplication::instance());
     runtime.supervisor()->start();
     const int code = QCoreApplication::exec();
     runtime.shutdown();
@@ -188,6 +189,7 @@ int main(int argc, char **argv) {
                      });
     // Quitting (also when the platform ends the session without asking): no start from here on.
     QObject::connect(&app, &QCoreApplication::aboutToQuit, &runtime, &tether::Runtime::beginQuit);
+    runtime.holdQuitsUntilReady(&app);
     tray.show();
     runtime.supervisor()->start();
     const int code = QApplication::exec();

@@ -12,7 +12,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
-#include <QEventLoop>
 #include <QJsonObject>
 #include <cstdio>
 
@@ -284,7 +283,8 @@ void Runtime::beginQuit() {
     if (!supervisor_) return;
     // Stop, or leave running; either way what is under way finishes first (the Supervisor's
     // machine sees to it), and nothing new starts except a service the user wants left running.
-    supervisor_->quit(stopsServiceOnQuit());
+    quitStops_ = stopsServiceOnQuit();
+    supervisor_->quit(quitStops_);
 }
 
 bool Runtime::needsConsent(policy::PersonAction action) const {
@@ -313,24 +313,62 @@ static int longestStopMs(const Settings &settings) {
     return int(settings.timings.graceMs + settings.orphanGraceMs + 5000);
 }
 
+void Runtime::requestQuit() {
+    if (quitAsked_) return;
+    quitAsked_ = true;
+    if (!supervisor_) {
+        quitReady_ = true;
+        emit readyToQuit();
+        return;
+    }
+    beginQuit(); // a session end may have begun it already
+    connect(supervisor_.get(), &Supervisor::statusChanged, this, &Runtime::readyIfSettled);
+    connect(supervisor_.get(), &Supervisor::settled, this, &Runtime::readyIfSettled);
+    if (!supervisor_->quitDone()) {
+        // Quitting in the middle would leave the service half-stopped and its MCP children
+        // orphaned.
+        writeLog(QStringLiteral("quitting: letting the stop or cleanup under way finish"));
+        quitBound_.setSingleShot(true);
+        connect(&quitBound_, &QTimer::timeout, this, [this] {
+            if (quitReady_) return;
+            writeLog(QStringLiteral("quitting: what was under way did not finish in %1 s; the "
+                                    "service is let go as it is")
+                         .arg(quitBound_.interval() / 1000));
+            supervisor_->leaveRunning();
+            quitReady_ = true;
+            emit readyToQuit();
+        });
+        quitBound_.start(longestStopMs(settings_.settings));
+    }
+    readyIfSettled();
+}
+
+void Runtime::readyIfSettled() {
+    if (!quitAsked_ || quitReady_ || !supervisor_->quitDone()) return;
+    quitBound_.stop();
+    quitReady_ = true;
+    emit readyToQuit();
+}
+
+void Runtime::holdQuitsUntilReady(QCoreApplication *app) {
+    app->installEventFilter(this);
+    connect(
+        this, &Runtime::readyToQuit, app, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+}
+
+bool Runtime::eventFilter(QObject *watched, QEvent *event) {
+    if (event->type() != QEvent::Quit || watched != QCoreApplication::instance() || quitReady_)
+        return QObject::eventFilter(watched, event);
+    requestQuit();
+    return true; // the loop ends on readyToQuit
+}
+
 void Runtime::shutdown() {
     if (!supervisor_) return;
-    shuttingDown_ = true;
-    const bool stopIt = stopsServiceOnQuit();
-    supervisor_->quit(stopIt);
-    if (!supervisor_->quitDone()) {
-        // A stop, a settings change or an MCP cleanup under way finishes first: quitting in its
-        // middle would leave the service half-stopped and its MCP children orphaned.
-        writeLog(QStringLiteral("quitting: letting the stop or cleanup under way finish"));
-        QEventLoop loop;
-        connect(supervisor_.get(), &Supervisor::statusChanged, &loop, [this, &loop] {
-            if (supervisor_->quitDone()) loop.quit();
-        });
-        QTimer::singleShot(longestStopMs(settings_.settings), &loop, &QEventLoop::quit);
-        if (!supervisor_->quitDone()) loop.exec();
-    }
+    beginQuit(); // when the loop ended without a requestQuit()
+    const bool stopIt = quitStops_;
     const bool running = supervisor_->serviceIdentity().has_value();
-    if (!supervisor_->quitDone()) supervisor_->leaveRunning(); // the bound passed: let go
+    if (!supervisor_->quitDone()) supervisor_->leaveRunning(); // the loop ended first: let go
     writeLog(QStringLiteral("tether quits%1")
                  .arg(running && !stopIt ? QStringLiteral("; the service keeps running")
                       : stopIt && !settings_.settings.stopServiceOnQuit

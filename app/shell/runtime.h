@@ -13,6 +13,7 @@
 #include "shell/diagnostics.h"
 #include "shell/wake_watcher.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonObject>
 #include <QMap>
@@ -52,7 +53,19 @@ public:
     const HealthHistory &healthHistory() const { return health_; }
     const QStringList &eventLog() const { return events_; }
 
-    // Quit as configured: stop the service only when [app] stopServiceOnQuit is set.
+    // Quit as configured (stop the service only when [app] stopServiceOnQuit is set), in the
+    // running event loop: a stop, a settings change or an MCP clean-up under way finishes first,
+    // bounded by the longest stop, after which the service is let go as it is. readyToQuit() is
+    // emitted once the loop may end (at once when nothing is under way).
+    void requestQuit();
+    bool isReadyToQuit() const { return quitReady_; }
+    // Every QCoreApplication::quit() (the tray's Quit, Ctrl+C and SIGTERM, the quit verb) becomes
+    // requestQuit(), and the application's loop ends on readyToQuit(): no second event loop
+    // after exec() to finish a stop in (Qt 6 delivers quit() as QEvent::Quit to the application).
+    void holdQuitsUntilReady(QCoreApplication *app);
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    // After the loop: the log's last line. A quit that was not ready (the platform ended the
+    // loop) lets the service go as it is; nothing waits here.
     void shutdown();
     // The session ends (logout, shutdown): settle the service as configured at once and
     // without blocking (the session manager is waiting), and never start one from here on.
@@ -87,6 +100,7 @@ public:
 
 signals:
     void quitRequested();
+    void readyToQuit();
     void showRequested();
     // Relayed from the Supervisor.
     void statusChanged();
@@ -109,6 +123,11 @@ private:
     Options options_;
     WakeWatcher *wake_ = nullptr;
     bool shuttingDown_ = false;
+    bool quitStops_ = false; // the quit under way stops the service (decided when it began)
+    bool quitAsked_ = false; // requestQuit() ran
+    bool quitReady_ = false; // ... and what it waited for is done, or its bound passed
+    QTimer quitBound_;
+    void readyIfSettled();
     policy::QuitBy quitBy_ = policy::QuitBy::Person;
     LoadedSettings settings_;
     ServicePath servicePath_; // resolved once at start (service/login_path.h)

@@ -7,6 +7,7 @@
 #include "tether_rig.h"
 
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -43,7 +44,11 @@ private slots:
         qputenv("TETHER_DATA_DIR", dir_->filePath(QStringLiteral("data")).toUtf8());
     }
     void cleanup() {
-        if (runtime_) runtime_->shutdown();
+        if (runtime_) {
+            runtime_->requestQuit();
+            QTRY_VERIFY_WITH_TIMEOUT(runtime_->isReadyToQuit(), 30000);
+            runtime_->shutdown();
+        }
         runtime_.reset();
     }
 
@@ -84,6 +89,32 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Stopped, 30000);
         QVERIFY(test::demoServicesOnPort(a).isEmpty());
         QVERIFY(test::demoServicesOnPort(s.port).isEmpty());
+    }
+
+    // Quitting (the tray's Quit, Ctrl+C, `tether quit`: QCoreApplication::quit(), a QEvent::Quit
+    // to the application) while that stop runs: the main loop is held until the stop has
+    // finished, instead of a second event loop after exec(); the old service is gone then.
+    void aQuitEventWaitsInTheMainLoopForTheStopUnderWay() {
+        const quint16 a = test::freeLoopbackPort();
+        start(a);
+        QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy, 30000);
+        qApp->installEventFilter(runtime_.get()); // as holdQuitsUntilReady, without exit()
+        QSignalSpy ready(runtime_.get(), &Runtime::readyToQuit);
+        Settings s = runtime_->settings().settings;
+        s.port = test::freeLoopbackPort();
+        runtime_->applySettings(s);
+        QVERIFY(!runtime_->supervisor()->quitDone());
+        QEvent quit(QEvent::Quit);
+        QCoreApplication::sendEvent(qApp, &quit);
+        QVERIFY2(!runtime_->isReadyToQuit() && ready.isEmpty(),
+                 "the loop may end while the stop is still under way");
+        QVERIFY(logged(QStringLiteral("letting the stop or cleanup under way finish")));
+        QTRY_VERIFY_WITH_TIMEOUT(runtime_->isReadyToQuit(), 30000);
+        QCOMPARE(ready.size(), 1);
+        QCOMPARE(status().state, State::Stopped);
+        QVERIFY(test::demoServicesOnPort(a).isEmpty());
+        QVERIFY(test::demoServicesOnPort(s.port).isEmpty());
+        qApp->removeEventFilter(runtime_.get());
     }
 
     // Another command line, same port: the one Supervisor's launcher runs the new arguments

@@ -104,7 +104,11 @@ private slots:
     }
     void cleanup() {
         tray_.reset();
-        if (runtime_) runtime_->shutdown(); // stops the service ([app] stopServiceOnQuit)
+        if (runtime_) { // stops the service ([app] stopServiceOnQuit)
+            runtime_->requestQuit();
+            QTRY_VERIFY_WITH_TIMEOUT(runtime_->isReadyToQuit(), kLong);
+            runtime_->shutdown();
+        }
         runtime_.reset();
     }
 

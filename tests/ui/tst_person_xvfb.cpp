@@ -324,6 +324,8 @@ private slots:
             runtime_->supervisor()->stop();
             waitFor([this] { return status().state != State::Stopping; }, 15000);
             tray_.reset();
+            runtime_->requestQuit();
+            waitFor([this] { return runtime_->isReadyToQuit(); }, 15000);
             runtime_->shutdown();
             runtime_.reset();
         }
