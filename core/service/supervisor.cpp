@@ -178,10 +178,13 @@ Supervisor::Supervisor(Config config, QObject *parent)
     ports_->stops.setTerminalStep([this](policy::Terminals t, std::function<void()> done) {
         prepareTerminals(t, std::move(done));
     });
+    supervision::Ports *w = config_.world;
     exec_ = std::make_unique<supervision::Executor>(
         machineConfig(config_),
-        supervision::Ports{ports_->table, *ports_, *ports_, ports_->launcher, ports_->registrations,
-                           ports_->stops, *ports_},
+        w ? supervision::Ports{w->table, w->scheduler, w->prober, w->launcher, w->registrations,
+                               w->stops, *ports_}
+          : supervision::Ports{ports_->table, *ports_, *ports_, ports_->launcher,
+                               ports_->registrations, ports_->stops, *ports_},
         config_.clock);
     status_.url = baseUrl().toString();
     ActivityMonitor::Config stream; // the defaults, on this supervisor's clock
@@ -260,8 +263,8 @@ void Supervisor::followActivity() {
     const policy::SupervisionState &s = exec_->state();
     // Kept through a stop or a replacement until the service is gone: what it was doing when
     // it was cut short is recorded from here (recordInterruption).
-    const bool follow = !config_.profile.eventPath.isEmpty() && s.svc && s.svc->id.pid > 0 &&
-                        s.phase != policy::Phase::Released;
+    const bool follow = !config_.world && !config_.profile.eventPath.isEmpty() && s.svc &&
+                        s.svc->id.pid > 0 && s.phase != policy::Phase::Released;
     if (!follow) {
         // Why, in the log's words: the service went (stopped, crashed, replaced) or was let go.
         if (!activity_->url().isEmpty())
@@ -334,7 +337,10 @@ void Supervisor::recordInterruption() {
 }
 
 void Supervisor::feed(const policy::Event &e) {
-    exec_->feed(e);
+    if (config_.worldFeed)
+        config_.worldFeed(e);
+    else
+        exec_->feed(e);
 }
 
 QUrl Supervisor::baseUrl() const {
@@ -518,7 +524,7 @@ void Supervisor::refreshStatus() {
     } else if (svc->id.pid > 0 && svc->id != announced_) {
         announced_ = svc->id;
         // Its start by the OS: an adopted service has run since before this Tether.
-        const std::int64_t age = os::ageMs(svc->id.startTime);
+        const std::int64_t age = config_.world ? 0 : os::ageMs(svc->id.startTime);
         status_.startedAt = QDateTime::currentDateTime().addMSecs(-std::max<std::int64_t>(0, age));
         status_.mcp.clear();
         if (svc->ourChild) ports_->registrations.setLaunchedPid(svc->id.pid);
@@ -574,7 +580,7 @@ void Supervisor::refreshFailure() {
     // The port a launch takes (opencode 2.x: its own, from its config; 0 when unknown).
     const int launchPort = exec_->state().launchPort;
     const PortExamination port =
-        launchPort > 0 ? examinePort(quint16(launchPort), 0) : PortExamination{};
+        launchPort > 0 && !config_.world ? examinePort(quint16(launchPort), 0) : PortExamination{};
     if (port.diagnosis.isCause) {
         facts.portCause = port.diagnosis.cause;
         out.portHeld = true;
@@ -603,7 +609,8 @@ void Supervisor::refreshFailure() {
 // handle); where it cannot, a look on a cadence does.
 void Supervisor::watchAdoptedExit() {
     const policy::SupervisionState &s = exec_->state();
-    const bool watch = s.svc && !s.svc->ourChild && s.svc->id.pid > 0 &&
+    // A rig's world tells the exit of a process it runs itself.
+    const bool watch = !config_.world && s.svc && !s.svc->ourChild && s.svc->id.pid > 0 &&
                        (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
     if (!watch || s.svc->id != watched_) {
         exitNotifier_.reset();
@@ -636,7 +643,8 @@ void Supervisor::watchManagedRegistration() {
     // Stopped or Failed: another client's ensure() may start a service, which is shown (and
     // followed) rather than Tether saying "stopped" while it runs.
     const int every = int(supervision::managedWatchEvery(
-        exec_->state(), config_.profile.selfRegistering, config_.settings.timings.probeIntervalMs));
+        exec_->state(), config_.profile.selfRegistering && !config_.world,
+        config_.settings.timings.probeIntervalMs));
     if (every == 0) {
         managedTimer_.stop();
         managedWatch_.forget();
@@ -678,7 +686,9 @@ void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
 // ---- Settings ---------------------------------------------------------------------------------
 
 void Supervisor::applySettings(Config next) {
-    next.clock = config_.clock; // one clock for the life of this Supervisor
+    next.clock = config_.clock; // one clock and one world for the life of this Supervisor
+    next.world = config_.world;
+    next.worldFeed = config_.worldFeed;
     // Against the settings in force: settings waiting for a stop are replaced, not built on.
     const bool service = anotherService(config_, next);
     given_ = std::move(next);
@@ -728,7 +738,10 @@ void Supervisor::quit(bool stopService) {
 void Supervisor::leaveRunning() {
     quit(false);
     // Whatever is still under way is let go of: the child is released, never killed.
-    ports_->launcher.release();
+    if (config_.world)
+        config_.world->launcher.release();
+    else
+        ports_->launcher.release();
     aliveTimer_.stop();
     managedTimer_.stop();
 }

@@ -26,7 +26,8 @@ namespace tether {
 
 namespace supervision {
 class Executor;
-}
+struct Ports;
+} // namespace supervision
 class ServiceLauncher;
 class RegistrationStore;
 class StopRunner;
@@ -50,6 +51,13 @@ public:
         QString serviceLogPath;        // the service's stdout and stderr are appended here
         ServicePath servicePath;       // shown in the status; already in Tether's environment
         std::function<qint64()> clock; // monotonic milliseconds; default: a steady clock
+        // A world in place of the machine's: its process table, timers, probes, launches,
+        // registration and stop plans (tests/support's simulated world on a virtual clock, the
+        // rig of tst_supervisor_rig). The Supervisor then reads nothing else of the OS: no
+        // event stream, no exit notification, no port doctor. Null: the real ones.
+        supervision::Ports *world = nullptr;
+        // With a world: every event goes through it (its checks, then this executor).
+        std::function<void(const policy::Event &)> worldFeed;
     };
 
     // Called after the service died or was stopped, before anything is started again: clean
@@ -68,6 +76,8 @@ public:
     QByteArray authorization() const; // empty when the service needs none
     std::optional<os::Identity> serviceIdentity() const;
     const policy::SupervisionState &machine() const;
+    // The executor this Supervisor runs: a rig's world feeds its answers here.
+    supervision::Executor &executor() { return *exec_; }
     // What the service is doing (its event stream); empty for a profile without one.
     const policy::Activity &activity() const;
     ActivityMonitor *activityMonitor() const { return activity_.get(); }

@@ -871,7 +871,16 @@ void World::launchTether() {
     tracked_ = {};
     supervision::Ports ports{*this, *this, *this, *this, *this, *this, *this};
     newStopSequence();
-    exec_ = std::make_unique<supervision::Executor>(config_, ports, [this] { return execNow(); });
+    if (factory_.make) {
+        factoryPorts_ = std::make_unique<supervision::Ports>(ports);
+        exec_ = &factory_.make(
+            *factoryPorts_, [this] { return execNow(); },
+            [this](const policy::Event &e) { feed(e); });
+    } else {
+        ownExec_ =
+            std::make_unique<supervision::Executor>(config_, ports, [this] { return execNow(); });
+        exec_ = ownExec_.get();
+    }
     shown_ = exec_->display();
     managedWatch_.forget();
     // Supervisor's first look at service.json comes before anything the person asks.
@@ -881,7 +890,9 @@ void World::launchTether() {
 void World::endTether(bool graceful) {
     (void)graceful;
     if (!exec_) return;
-    exec_.reset();
+    exec_ = nullptr;
+    if (factory_.end) factory_.end();
+    ownExec_.reset();
     execQ_.clear();
     plan_.open = false;
     ++planNo_;

@@ -213,7 +213,17 @@ public:
     std::uint64_t failedAtStep() const { return failedStep_; }
     std::uint64_t ignored() const { return ignored_; }
     std::uint64_t steps() const { return steps_; } // events stepped through the executor
-    supervision::Executor *exec() { return exec_.get(); }
+    supervision::Executor *exec() { return exec_; }
+    // The rig (tests/support/world_rig.h): the Tether this world launches is made by `make`, a
+    // real Supervisor over the world's ports and clock, which returns the executor it runs;
+    // `end` destroys it when that Tether ends. Unset: the world runs a bare executor itself.
+    struct TetherFactory {
+        std::function<supervision::Executor &(supervision::Ports &ports, std::function<Ms()> clock,
+                                              std::function<void(const policy::Event &)> feed)>
+            make;
+        std::function<void()> end;
+    };
+    void setTetherFactory(TetherFactory factory) { factory_ = std::move(factory); }
     policy::SupervisionConfig &config() { return config_; }
     ServiceSpec &nextSpec() { return spec_; }
     std::string binaryVersion; // what a launched service reports (empty: the installed version)
@@ -424,7 +434,10 @@ private:
     std::vector<std::pair<Pid, std::uint64_t>> inspectCache_; // Breakage::staleInspect
 
     // Tether instance
-    std::unique_ptr<supervision::Executor> exec_;
+    std::unique_ptr<supervision::Executor> ownExec_; // without a factory
+    supervision::Executor *exec_ = nullptr;          // the one Tether runs, when it runs
+    TetherFactory factory_;
+    std::unique_ptr<supervision::Ports> factoryPorts_; // outlive the Tether made with them
     int instance_ = -1;
     Pid selfPid_ = 0;
     bool released_ = false, settled_ = false;

@@ -1,0 +1,227 @@
+// The Supervisor's rules on the in-process rig (support/world_rig.h): the real Supervisor, its
+// executor and status model, over the simulated world on a virtual clock. The cases are
+// tst_supervisor's rules (busy, frozen, crashed, crash-looping, another version, a forged
+// registration, a foreign port holder) without its real seconds of waiting; tst_supervisor
+// keeps them against real processes and signals. Every step is checked against the world's
+// invariants too (never signal an unverified process, the recovery window, the budget).
+#include "world_rig.h"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace tether;
+using policy::Ms;
+using policy::State;
+
+namespace {
+
+sim::WorldOptions rigOptions() {
+    sim::WorldOptions o = sim::modelOptions(1);
+    o.scriptProgram = false;
+    o.adoptedExitNotice = true;
+    o.splitRunner = true;
+    o.runnerDoneDelay = 40;
+    return o;
+}
+
+// Signals the world delivered to processes of `role`.
+int signalsTo(const sim::World &w, sim::Role role, os::Signal sig) {
+    const auto &log = w.signalLog();
+    return int(std::count_if(log.begin(), log.end(), [&](const sim::SignalRecord &r) {
+        return r.delivered && r.role == role && r.sig == sig;
+    }));
+}
+
+bool noticed(const test::WorldRig &rig, policy::NoticeKind kind) {
+    return std::any_of(rig.notices.begin(), rig.notices.end(),
+                       [kind](const test::WorldRig::Notice &n) { return n.kind == kind; });
+}
+
+} // namespace
+
+class TestSupervisorRig : public QObject {
+    Q_OBJECT
+
+    // Tether launched in the world and asked to start; true once it shows Healthy.
+    static bool startHealthy(test::WorldRig &rig) {
+        rig.launch().start();
+        return rig.advanceUntil([&] { return rig.state() == State::Healthy; }, 5000);
+    }
+
+private slots:
+    void startsTheServiceAndShowsItHealthy() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const int s = rig.world.currentService();
+        QVERIFY(s >= 0);
+        QCOMPARE(rig.sup()->status().pid, qint64(rig.world.services()[std::size_t(s)].id.pid));
+        QCOMPARE(rig.sup()->status().restarts, 0);
+        QCOMPARE(rig.states.front(), State::Starting);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // Slow answers for most of the recovery window: "not responding", then healthy again; the
+    // same process, never signalled, never a second one.
+    void aBusyOwnerSurvivesMissedProbesWithinTheWindow() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const Ms window = rig.world.config().timings.windowMs;
+        const qint64 owner = rig.sup()->status().pid;
+        rig.world.apply({sim::Act::Busy, window * 7 / 10});
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::NotResponding; }, window),
+                 qPrintable(rig.dump()));
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Healthy; }, window),
+                 qPrintable(rig.dump()));
+        QCOMPARE(rig.sup()->status().pid, owner);
+        QCOMPARE(rig.sup()->status().restarts, 0);
+        QCOMPARE(rig.world.launches(), 1);
+        QCOMPARE(signalsTo(rig.world, sim::Role::Service, os::Signal::Terminate), 0);
+        QCOMPARE(signalsTo(rig.world, sim::Role::Service, os::Signal::Kill), 0);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // SIGSTOPped: kept through the whole window (on the rig's clock), then stopped and replaced
+    // on the same port.
+    void aFrozenOwnerIsReplacedOnTheSamePortOnlyAfterTheWindow() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const Ms window = rig.world.config().timings.windowMs;
+        const qint64 frozen = rig.sup()->status().pid;
+        const Ms frozeAt = rig.world.now();
+        rig.world.apply({sim::Act::Freeze});
+        QVERIFY(rig.advanceUntil([&] { return rig.state() == State::NotResponding; }, window));
+        rig.advanceUntil([] { return false; }, frozeAt + window - 50 - rig.world.now());
+        QCOMPARE(rig.sup()->status().pid, frozen); // inside the window: kept
+        QCOMPARE(signalsTo(rig.world, sim::Role::Service, os::Signal::Kill), 0);
+        QVERIFY2(
+            rig.advanceUntil(
+                [&] { return rig.state() == State::Healthy && rig.sup()->status().pid != frozen; },
+                4 * window),
+            qPrintable(rig.dump()));
+        // Stopped (TERM, CONT so that a frozen process can act on it, then KILL if needed).
+        QVERIFY(signalsTo(rig.world, sim::Role::Service, os::Signal::Terminate) >= 1);
+        const sim::Proc *old = rig.world.proc(os::Pid(frozen));
+        QVERIFY(!old || !old->alive() || old->role != sim::Role::Service);
+        QCOMPARE(int(rig.sup()->status().port), rig.world.config().port);
+        QVERIFY(rig.sup()->status().restarts >= 1);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    void aCrashIsRestartedAndAnnounced() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const qint64 first = rig.sup()->status().pid;
+        rig.world.apply({sim::Act::Crash});
+        QVERIFY(rig.advanceUntil([&] { return rig.state() != State::Healthy; }, 1000));
+        QVERIFY2(
+            rig.advanceUntil(
+                [&] { return rig.state() == State::Healthy && rig.sup()->status().pid != first; },
+                5000),
+            qPrintable(rig.dump()));
+        QVERIFY(noticed(rig, policy::NoticeKind::Crashed));
+        QVERIFY(noticed(rig, policy::NoticeKind::Restarted));
+        QCOMPARE(rig.sup()->status().restarts, 1);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // Every start crashes: Failed after the burst, saying it gave up, and it stays so.
+    void aCrashLoopGivesUpAfterTheBurst() {
+        test::WorldRig rig(rigOptions());
+        rig.launch().start();
+        const int burst = rig.world.config().timings.burst;
+        for (int i = 0; i < burst + 2; ++i) {
+            rig.advanceUntil(
+                [&] { return rig.state() == State::Healthy || rig.state() == State::Failed; },
+                5000);
+            if (rig.state() != State::Healthy) break;
+            rig.world.apply({sim::Act::Crash});
+            rig.advanceUntil([&] { return rig.state() != State::Healthy; }, 1000);
+        }
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Failed; }, 5000),
+                 qPrintable(rig.dump()));
+        QCOMPARE(rig.world.launches(), burst);
+        QVERIFY2(rig.sup()->status().lastError.contains(QLatin1String("gave up")),
+                 qPrintable(rig.dump()));
+        QVERIFY(!rig.sup()->status().failure.cause.isEmpty());
+        rig.advanceUntil([] { return false; }, rig.world.config().timings.burstWindowMs);
+        QCOMPARE(rig.state(), State::Failed);
+        QCOMPARE(rig.world.launches(), burst);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // Another version than the installed one: shown and announced, not replaced (not opted in).
+    void anotherVersionIsFlaggedNotReplaced() {
+        test::WorldRig rig(rigOptions());
+        rig.world.binaryVersion = "0.9";
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        QVERIFY(rig.advanceUntil([&] { return rig.sup()->status().versionMismatch; }, 1000));
+        QCOMPARE(rig.sup()->status().version, QStringLiteral("0.9"));
+        QVERIFY(noticed(rig, policy::NoticeKind::VersionMismatch));
+        const qint64 pid = rig.sup()->status().pid;
+        rig.advanceUntil([] { return false; }, 10 * rig.world.config().timings.windowMs);
+        QCOMPARE(rig.sup()->status().pid, pid);
+        QCOMPARE(rig.world.launches(), 1);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // The registration names a live process that is not the service: it receives nothing.
+    void aForgedRegistrationIsNeverSignalled() {
+        test::WorldRig rig(rigOptions());
+        rig.world.apply({sim::Act::Decoy, 0});    // a plain process, not listening
+        rig.world.apply({sim::Act::ForgeReg, 2}); // the registration names it exactly
+        QVERIFY(rig.world.registrationFile().read == supervision::OwnRegistration::Read::Ok);
+        const os::Pid decoy = rig.world.registrationFile().id.pid;
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        QVERIFY(rig.sup()->status().pid != qint64(decoy));
+        QCOMPARE(signalsTo(rig.world, sim::Role::Decoy, os::Signal::Terminate) +
+                     signalsTo(rig.world, sim::Role::Decoy, os::Signal::Kill),
+                 0);
+        QVERIFY(rig.world.proc(decoy) && rig.world.proc(decoy)->alive());
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // Another program holds the port: Failed at once, saying so; the holder is left alone.
+    void aForeignPortHolderGivesFailedAndIsLeftAlone() {
+        test::WorldRig rig(rigOptions());
+        rig.world.apply({sim::Act::Decoy, 4}); // listens on the service's port (IPv4, HTTP)
+        rig.launch().start();
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Failed; }, 5000),
+                 qPrintable(rig.dump()));
+        QVERIFY(noticed(rig, policy::NoticeKind::PortHeld));
+        QVERIFY2(rig.sup()->status().lastError.contains(QLatin1String("[service] port")),
+                 qPrintable(rig.dump()));
+        QCOMPARE(rig.world.launches(), 0);
+        QCOMPARE(signalsTo(rig.world, sim::Role::Foreign, os::Signal::Terminate) +
+                     signalsTo(rig.world, sim::Role::Foreign, os::Signal::Kill),
+                 0);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // A person's stop ends the service and its MCP children; a restart gives a new process.
+    void aStopAndARestartFromThePerson() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const qint64 first = rig.sup()->status().pid;
+        rig.sup()->restart();
+        QVERIFY2(
+            rig.advanceUntil(
+                [&] { return rig.state() == State::Healthy && rig.sup()->status().pid != first; },
+                5000),
+            qPrintable(rig.dump()));
+        rig.sup()->stop();
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Stopped; }, 5000),
+                 qPrintable(rig.dump()));
+        rig.advanceUntil([] { return false; }, 1000);
+        for (const sim::Proc &p : rig.world.procs())
+            QVERIFY2(!p.alive() || (p.role != sim::Role::Service && p.role != sim::Role::Mcp),
+                     qPrintable(QStringLiteral("pid %1 (%2) still runs")
+                                    .arg(p.pid)
+                                    .arg(QLatin1String(sim::toString(p.role)))));
+        QCOMPARE(rig.sup()->status().pid, qint64(0));
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSupervisorRig)
+#include "tst_supervisor_rig.moc"
