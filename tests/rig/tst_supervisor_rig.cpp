@@ -198,6 +198,105 @@ private slots:
         QVERIFY2(rig.clean(), qPrintable(rig.dump()));
     }
 
+    // --- A laptop: Tether stalled, the machine asleep, clocks set (tst_laptop's rules) ---------
+
+    // Tether stopped for twice the window while the service runs on: the gap is no evidence
+    // against it, and it is kept, as healthy, for more than a window after.
+    void tetherStalledLongerThanTheWindowLeavesAHealthyServiceAlone() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const Ms window = rig.world.config().timings.windowMs;
+        const qint64 pid = rig.sup()->status().pid;
+        rig.world.stall(2 * window);
+        QVERIFY2(rig.advanceUntil([&] { return rig.logHas(QStringLiteral("time gap")); }, window),
+                 qPrintable(rig.dump()));
+        rig.advanceUntil([] { return false; }, 2 * window);
+        QCOMPARE(rig.state(), State::Healthy);
+        QCOMPARE(rig.sup()->status().pid, pid);
+        QCOMPARE(rig.sup()->status().restarts, 0);
+        QVERIFY2(!rig.logHas(QStringLiteral("terminating")), qPrintable(rig.dump()));
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // The same stall, and the service slow to answer right after it (for less than a window):
+    // not responding for a while, then healthy; the last answer's age before the stall is no
+    // evidence either.
+    void tetherStalledThenTheServiceAnswersSlowlyRightAfterTheGap() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const Ms window = rig.world.config().timings.windowMs;
+        const qint64 pid = rig.sup()->status().pid;
+        rig.world.stall(2 * window);
+        rig.world.apply({sim::Act::Busy, window * 7 / 10});
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::NotResponding; }, window),
+                 qPrintable(rig.dump()));
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Healthy; }, 2 * window),
+                 qPrintable(rig.dump()));
+        QCOMPARE(rig.sup()->status().pid, pid);
+        QVERIFY2(!rig.logHas(QStringLiteral("terminating")), qPrintable(rig.dump()));
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // A frozen service, and `event` half-way into its window: how long after the event the
+    // Supervisor decides to stop it, on the rig's clock (-1: never within 10 windows).
+    static Ms terminationDelayAfter(test::WorldRig &rig, const std::function<void()> &event) {
+        const Ms window = rig.world.config().timings.windowMs;
+        rig.world.apply({sim::Act::Freeze});
+        rig.advanceUntil([] { return false; }, window / 2);
+        event();
+        const Ms at = rig.world.now();
+        if (!rig.advanceUntil([&] { return rig.logHas(QStringLiteral("terminating")); },
+                              10 * window))
+            return -1;
+        return rig.world.now() - at;
+    }
+
+    // A wake (the OS says the machine resumed) restarts the window from now: the stop comes no
+    // sooner than a whole window after it, and the frozen service is still replaced in the end.
+    void aWakeEventRestartsTheWindowFromNow() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const Ms window = rig.world.config().timings.windowMs;
+        const Ms delay = terminationDelayAfter(
+            rig, [&] { rig.sup()->noteTimeGap(QStringLiteral("system resumed (test)")); });
+        QVERIFY2(delay >= window,
+                 qPrintable(QString::number(delay) + QLatin1Char('\n') + rig.dump()));
+        QVERIFY(rig.logHas(QStringLiteral("time gap (system resumed (test))")));
+        QVERIFY2(rig.advanceUntil([&] { return rig.sup()->status().restarts >= 1; }, 4 * window),
+                 qPrintable(rig.dump()));
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // Tether's clock jumps an hour ahead inside the window: a gap, not an hour of silence.
+    void aClockJumpForwardIsAGapNotElapsedTime() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const policy::Timings &t = rig.world.config().timings;
+        const Ms delay = terminationDelayAfter(rig, [&] { rig.world.jump(3600 * 1000); });
+        QVERIFY2(delay >= t.windowMs - t.probeIntervalMs,
+                 qPrintable(QString::number(delay) + QLatin1Char('\n') + rig.dump()));
+        QVERIFY(rig.logHas(QStringLiteral("time gap")));
+        QVERIFY2(
+            rig.advanceUntil([&] { return rig.sup()->status().restarts >= 1; }, 4 * t.windowMs),
+            qPrintable(rig.dump()));
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // Days forward and back while it answers: healthy throughout, the same process.
+    void aHealthyServiceIsUntouchedByClockJumps() {
+        test::WorldRig rig(rigOptions());
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        const qint64 pid = rig.sup()->status().pid;
+        for (const Ms jump : {24 * 3600 * 1000LL, 7 * 24 * 3600 * 1000LL}) {
+            rig.world.jump(jump);
+            rig.advanceUntil([] { return false; }, rig.world.config().timings.windowMs);
+            QVERIFY2(rig.state() == State::Healthy, qPrintable(rig.dump()));
+            QCOMPARE(rig.sup()->status().pid, pid);
+        }
+        QVERIFY2(!rig.logHas(QStringLiteral("terminating")), qPrintable(rig.dump()));
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
     // A person's stop ends the service and its MCP children; a restart gives a new process.
     void aStopAndARestartFromThePerson() {
         test::WorldRig rig(rigOptions());

@@ -41,6 +41,7 @@ public:
     std::vector<policy::State> states; // each state it entered
 
     policy::State state() const { return sup_->status().state; }
+    bool logHas(const QString &text) const { return !log.filter(text).isEmpty(); }
     // Advance the world's clock in 10 ms steps until `done` or `maxMs` passed; whether done.
     bool advanceUntil(const std::function<bool()> &done, policy::Ms maxMs);
     // The world's invariants held (else: their failure and the log's tail, for QVERIFY2).
