@@ -6,6 +6,7 @@
 // invariants too (never signal an unverified process, the recovery window, the budget).
 #include "world_rig.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -31,6 +32,30 @@ int signalsTo(const sim::World &w, sim::Role role, os::Signal sig) {
     return int(std::count_if(log.begin(), log.end(), [&](const sim::SignalRecord &r) {
         return r.delivered && r.role == role && r.sig == sig;
     }));
+}
+
+// The back-off of the last restart the Supervisor announced ("restarting in 200 ms").
+Ms lastBackoff(const test::WorldRig &rig) {
+    static const QRegularExpression re(QStringLiteral("restarting in (\\d+) ms"));
+    for (auto it = rig.log.crbegin(); it != rig.log.crend(); ++it) {
+        const QRegularExpressionMatch m = re.match(*it);
+        if (m.hasMatch()) return m.captured(1).toLongLong();
+    }
+    return -1;
+}
+
+// The back-off of the restart under way, once it has passed (-1: none within 5 s).
+Ms nextBackoff(test::WorldRig &rig) {
+    if (!rig.advanceUntil([&] { return rig.state() == State::Restarting; }, 5000)) return -1;
+    if (!rig.advanceUntil([&] { return rig.state() != State::Restarting; }, 5000)) return -1;
+    return lastBackoff(rig);
+}
+
+QString toText(const QList<Ms> &values) {
+    QStringList out;
+    for (const Ms v : values)
+        out << QString::number(v);
+    return out.join(QStringLiteral(", "));
 }
 
 bool noticed(const test::WorldRig &rig, policy::NoticeKind kind) {
@@ -195,6 +220,79 @@ private slots:
         QCOMPARE(signalsTo(rig.world, sim::Role::Foreign, os::Signal::Terminate) +
                      signalsTo(rig.world, sim::Role::Foreign, os::Signal::Kill),
                  0);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // --- Issue 13's regressions a, g and k (tst_regressions kept them with real waits) ---------
+
+    // a. Opted in to updates, and the service always reports another version than the
+    // installed one: one replacement, then it is kept (and still flagged), never a loop.
+    void anUpdateReplacesOnceThenFlags() {
+        test::WorldRig rig(rigOptions());
+        rig.world.config().autoReplaceOnVersionChange = true;
+        rig.world.config().installedVersion = "1.0";
+        rig.world.binaryVersion = "0.9"; // what runs is not what is installed, even after
+        QVERIFY2(startHealthy(rig), qPrintable(rig.dump()));
+        rig.advanceUntil([] { return false; }, 8 * rig.world.config().timings.windowMs);
+        QCOMPARE(rig.world.launches(), 2); // the first one and its one replacement
+        QCOMPARE(rig.state(), State::Healthy);
+        QVERIFY(rig.sup()->status().versionMismatch);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // g. Busy spells (missed probes, then answers) are no failure and do not restart the
+    // "stable" clock: after stableResetMs of a running service the back-off is back to its
+    // initial value, though a busy spell ended less than stableResetMs ago.
+    void busySpellsKeepTheStableClock() {
+        test::WorldRig rig(rigOptions());
+        const policy::Timings &t = rig.world.config().timings;
+        rig.launch().start();
+        Ms grown = 0;
+        for (int i = 0; i < 2; ++i) { // two crashes: the back-off grows
+            QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Healthy; }, 4000),
+                     qPrintable(rig.dump()));
+            rig.world.apply({sim::Act::Crash});
+            grown = nextBackoff(rig);
+        }
+        QVERIFY2(grown > t.backoffInitialMs, qPrintable(rig.dump())); // the control
+        QVERIFY(rig.advanceUntil([&] { return rig.state() == State::Healthy; }, 4000));
+        const Ms until = rig.world.now() + t.stableResetMs + t.windowMs;
+        while (rig.world.now() < until) { // busy spells shorter than the window, again and again
+            rig.world.apply({sim::Act::Busy, t.windowMs * 4 / 10});
+            rig.advanceUntil([] { return false; }, t.windowMs * 3 / 2);
+        }
+        QCOMPARE(rig.state(), State::Healthy);
+        QVERIFY(rig.logHas(QStringLiteral("-> not-responding"))); // the spells were seen
+        rig.world.apply({sim::Act::Crash});
+        QCOMPARE(nextBackoff(rig), t.backoffInitialMs);
+        QVERIFY2(rig.clean(), qPrintable(rig.dump()));
+    }
+
+    // k. A service that freezes soon after every start: each recovery replacement counts
+    // against the restart budget, with a growing back-off, and Tether gives up after `burst`.
+    void recoveriesCountAgainstTheBudget() {
+        test::WorldRig rig(rigOptions());
+        const int burst = rig.world.config().timings.burst;
+        rig.launch().start();
+        QList<Ms> backoffs;
+        for (int i = 0; i < burst + 2; ++i) {
+            rig.advanceUntil(
+                [&] { return rig.state() == State::Healthy || rig.state() == State::Failed; },
+                5000);
+            if (rig.state() != State::Healthy) break;
+            rig.world.apply({sim::Act::Freeze});
+            const Ms backoff = nextBackoff(rig);
+            if (backoff >= 0) backoffs << backoff;
+        }
+        QVERIFY2(rig.advanceUntil([&] { return rig.state() == State::Failed; }, 5000),
+                 qPrintable(rig.dump()));
+        QCOMPARE(rig.world.launches(), burst);
+        QVERIFY2(rig.sup()->status().lastError.contains(QLatin1String("gave up")),
+                 qPrintable(rig.dump()));
+        QCOMPARE(backoffs.size(), burst - 1);
+        for (int i = 1; i < backoffs.size(); ++i)
+            QVERIFY2(backoffs[i] > backoffs[i - 1],
+                     qPrintable(QStringLiteral("back-offs %1").arg(toText(backoffs))));
         QVERIFY2(rig.clean(), qPrintable(rig.dump()));
     }
 
