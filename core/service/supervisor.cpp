@@ -10,6 +10,7 @@
 #include "service/service_launcher.h"
 #include "service/stop_runner.h"
 #include "supervision/executor.h"
+#include "supervision/managed_watch.h"
 #include "supervision/os_process_table.h"
 #include "settings/storage.h"
 
@@ -211,36 +212,24 @@ Supervisor::Supervisor(Config config, QObject *parent)
                         : QStringLiteral("event stream lost: %1").arg(activity_->lastError()));
         emit statusChanged();
     });
-    connect(&aliveTimer_, &QTimer::timeout, this, [this] {
-        const auto &svc = exec_->state().svc;
-        if (svc && !svc->ourChild && os::alive(svc->id) == os::Liveness::Gone)
-            feed(policy::Exited{svc->id, "pid " + std::to_string(svc->id.pid) + " exited"});
-    });
-    connect(&managedTimer_, &QTimer::timeout, this, &Supervisor::lookAtManagedRegistration);
+    connect(&adoptedExit_, &AdoptedExitWatch::exited, this,
+            [this](const os::Identity &id, const QString &why) {
+                feed(policy::Exited{id, why.toStdString()});
+            });
+    connect(&adoptedExit_, &AdoptedExitWatch::logLine, this, &Supervisor::logLine);
+    managedWatch_ = std::make_unique<ManagedRegistrationWatch>(
+        [this] { return ports_->registrations.managedPath(); },
+        [this] { return ports_->registrations.launchedPid(); });
+    connect(managedWatch_.get(), &ManagedRegistrationWatch::changed, this,
+            [this](const policy::ManagedFacts &facts) {
+                feed(policy::ManagedRegistrationChanged{facts});
+            });
     watchManagedRegistration(); // stopped from the start: another client may start it
     // The first look before anything the person asks is handled (the event loop's first turn):
     // a Stop must find the service that already runs, not see it turn up as started elsewhere.
-    if (managedTimer_.isActive())
-        QMetaObject::invokeMethod(this, &Supervisor::lookAtManagedRegistration,
+    if (managedWatch_->following())
+        QMetaObject::invokeMethod(managedWatch_.get(), &ManagedRegistrationWatch::look,
                                   Qt::QueuedConnection);
-}
-
-void Supervisor::lookAtManagedRegistration() {
-    if (!managedTimer_.isActive()) return; // not watched (any more)
-    QByteArray content; // a FIFO in its place must not block: read as storage reads
-    storage::readSmallFile(ports_->registrations.managedPath(), kManagedRegistrationMaxBytes,
-                           &content, nullptr);
-    const std::string stamp = content.toStdString();
-    if (!managedWatch_.needsJudging(stamp)) return; // unchanged and judged: nothing to do
-    const ManagedRegistrationRead read = parseManagedRegistration(content);
-    if (read.status != ManagedRegistrationRead::Status::Ok) {
-        managedWatch_.judged(stamp, policy::ManagedFacts::Verdict::Invalid);
-        return;
-    }
-    const policy::ManagedFacts facts =
-        judgeManagedRegistration(read, ports_->registrations.launchedPid());
-    managedWatch_.judged(stamp, facts.verdict);
-    feed(policy::ManagedRegistrationChanged{facts});
 }
 
 Supervisor::~Supervisor() {
@@ -605,38 +594,14 @@ void Supervisor::refreshFailure() {
     emit logLine(QStringLiteral("failed: ") + out.cause);
 }
 
-// An adopted service is not our child: the kernel tells when it exits (pidfd, kqueue, process
-// handle); where it cannot, a look on a cadence does.
+// An adopted service is not our child: its exit is watched (AdoptedExitWatch). A rig's world
+// tells the exit of a process it runs itself.
 void Supervisor::watchAdoptedExit() {
     const policy::SupervisionState &s = exec_->state();
-    // A rig's world tells the exit of a process it runs itself.
     const bool watch = !config_.world && s.svc && !s.svc->ourChild && s.svc->id.pid > 0 &&
                        (s.phase == policy::Phase::Starting || s.phase == policy::Phase::Running);
-    if (!watch || s.svc->id != watched_) {
-        exitNotifier_.reset();
-        aliveTimer_.stop();
-        watched_ = {};
-    }
-    if (!watch || watched_ == s.svc->id) return;
-    const os::Identity id = s.svc->id;
-    watched_ = id;
-    std::string why;
-    exitNotifier_ = ExitNotifier::open(id, &why);
-    if (exitNotifier_) {
-        connect(exitNotifier_.get(), &ExitNotifier::exited, this, [this, id] {
-            exitNotifier_.release()->deleteLater(); // we are inside its own signal
-            feed(policy::Exited{id, "pid " + std::to_string(id.pid) + " exited", 0});
-        });
-        emit logLine(
-            QStringLiteral("watching pid %1 for its exit (kernel notification)").arg(id.pid));
-        return;
-    }
-    const int every = int(std::max<Ms>(50, config_.settings.timings.probeIntervalMs / 5));
-    emit logLine(QStringLiteral("no exit notification for pid %1 (%2): looking every %3 ms")
-                     .arg(id.pid)
-                     .arg(q(why))
-                     .arg(every));
-    aliveTimer_.start(every);
+    adoptedExit_.watch(watch ? std::optional<os::Identity>(s.svc->id) : std::nullopt,
+                       int(std::max<Ms>(50, config_.settings.timings.probeIntervalMs / 5)));
 }
 
 void Supervisor::watchManagedRegistration() {
@@ -645,12 +610,7 @@ void Supervisor::watchManagedRegistration() {
     const int every = int(supervision::managedWatchEvery(
         exec_->state(), config_.profile.selfRegistering && !config_.world,
         config_.settings.timings.probeIntervalMs));
-    if (every == 0) {
-        managedTimer_.stop();
-        managedWatch_.forget();
-        return;
-    }
-    if (!managedTimer_.isActive() || managedTimer_.interval() != every) managedTimer_.start(every);
+    managedWatch_->follow(every);
 }
 
 void Supervisor::probe(const policy::SendProbe &p, const QString &password) {
@@ -705,7 +665,7 @@ void Supervisor::swapConfig() {
     ports_->launcher.setConfig(launcherConfig(config_, managed));
     ports_->registrations.setConfig(registrationConfig(config_, managed));
     activity_->setV2(config_.profile.dialect == policy::Dialect::Opencode2);
-    if (managed.isEmpty()) managedWatch_.forget(); // another profile: nothing to compare with
+    if (managed.isEmpty()) managedWatch_->forget(); // another profile: nothing to compare with
     status_.profile = config_.profile.dialect;
     status_.installedVersion = config_.profile.installedVersion;
     status_.port = quint16(exec_->state().svc ? exec_->state().svc->port : config_.profile.port);
@@ -742,8 +702,8 @@ void Supervisor::leaveRunning() {
         config_.world->launcher.release();
     else
         ports_->launcher.release();
-    aliveTimer_.stop();
-    managedTimer_.stop();
+    adoptedExit_.watch(std::nullopt, 0);
+    managedWatch_->follow(0);
 }
 
 void Supervisor::noteTimeGap(const QString &why) {

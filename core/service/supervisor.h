@@ -9,15 +9,14 @@
 #include "policy/failure.h"
 #include "policy/notice.h"
 #include "policy/supervision.h"
-#include "service/exit_notifier.h"
+#include "service/adopted_exit_watch.h"
+#include "service/managed_registration_watch.h"
 #include "service/http_client.h"
 #include "service/profile.h"
 #include "service/status.h"
 #include "settings/settings.h"
-#include "supervision/managed_watch.h"
 
 #include <QObject>
-#include <QTimer>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -131,9 +130,8 @@ private:
     void feed(const policy::Event &e);
     void refreshStatus(); // the status model from the machine's state
     void probe(const policy::SendProbe &p, const QString &password);
-    void watchManagedRegistration();
-    void lookAtManagedRegistration(); // service.json, fed when its content changed
-    QString managedPath() const;      // opencode 2.x: its service.json; empty for other profiles
+    void watchManagedRegistration(); // at the machine's cadence (off for other profiles)
+    QString managedPath() const;     // opencode 2.x: its service.json; empty for other profiles
     void prepareTerminals(policy::Terminals t, std::function<void()> done);
     void completeTerminalHandoff();
     void followActivity();        // the stream of the tracked service, when its profile has one
@@ -150,15 +148,10 @@ private:
     std::unique_ptr<Ports> ports_;
     std::unique_ptr<supervision::Executor> exec_;
     CrashCleanup crashCleanup_;
-    os::Identity announced_; // the last identity serviceStarted was emitted for
-    QDateTime startedAt_;    // wall clock, display only
-    // An adopted service is not our child: its exit comes from the kernel where it can, else
-    // from a look on a cadence.
-    std::unique_ptr<ExitNotifier> exitNotifier_;
-    os::Identity watched_;
-    QTimer aliveTimer_;
-    QTimer managedTimer_;                    // opencode 2.x: service.json, on a cadence
-    supervision::ManagedWatch managedWatch_; // what the last look at service.json judged
+    os::Identity announced_;       // the last identity serviceStarted was emitted for
+    QDateTime startedAt_;          // wall clock, display only
+    AdoptedExitWatch adoptedExit_; // an adopted service is not our child
+    std::unique_ptr<ManagedRegistrationWatch> managedWatch_; // opencode 2.x: its service.json
     std::unique_ptr<ActivityMonitor> activity_;
     std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)
     bool lastExitOurs_ = false;                 // ... because Tether's stop ended it
