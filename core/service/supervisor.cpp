@@ -1,9 +1,9 @@
 #include "service/supervisor.h"
 #include "service/activity_monitor.h"
 
+#include "service/failure_report.h"
 #include "service/health.h"
 #include "service/managed_registration.h"
-#include "service/port_doctor.h"
 #include "service/pty_handoff.h"
 #include "service/registration_store.h"
 #include "service/service_job.h"
@@ -525,73 +525,30 @@ void Supervisor::refreshStatus() {
     emit statusChanged();
 }
 
-namespace {
-
-// The lines the service wrote since `offset` (its last run), at most the last 64 KiB of them.
-std::vector<std::string> serviceOutputSince(const QString &path, qint64 offset) {
-    QFile f; // no link, no FIFO in its place (settings/storage.h)
-    if (path.isEmpty() || !storage::openForReading(f, path, nullptr)) return {};
-    constexpr qint64 kTail = 64 * 1024;
-    const qint64 from = std::max(offset, f.size() - kTail);
-    // A rotation since the launch leaves the file shorter than the offset: read its start.
-    f.seek(from > f.size() ? 0 : from);
-    std::vector<std::string> lines;
-    for (const QByteArray &l : f.read(kTail).split('\n'))
-        lines.push_back(QString::fromUtf8(l).toStdString());
-    return lines;
-}
-
-} // namespace
-
 void Supervisor::refreshFailure() {
     if (status_.state != State::Failed) {
         status_.failure = FailureStatus{};
         return;
     }
-    policy::FailureFacts facts;
-    facts.reason = exec_->state().failure.value_or(std::string());
-    if (!lastExitOurs_) facts.exit = lastExit_;
-    if (lastExit_)
-        facts.log = serviceOutputSince(config_.serviceLogPath, ports_->launcher.logOffset());
-    FailureStatus out;
-    out.logPath = config_.serviceLogPath;
-    out.fix = exec_->state().fixFirst;
-    out.exit = lastExit_;
-    out.program = config_.profile.program;
-    // The restart budget spent: Tether gave up after these.
-    const policy::RestartBudget &budget = exec_->state().budget;
-    if (out.fix == policy::FixFirst::Nothing &&
-        int(budget.failures.size()) >= config_.settings.timings.burst) {
-        out.failedStarts = int(budget.failures.size());
-        out.withinMs = config_.settings.timings.burstWindowMs;
-    }
-    // The port doctor: nothing of ours runs now, so whoever holds the port is in the way.
-    // The port a launch takes (opencode 2.x: its own, from its config; 0 when unknown).
-    const int launchPort = exec_->state().launchPort;
-    const PortExamination port =
-        launchPort > 0 && !config_.world ? examinePort(quint16(launchPort), 0) : PortExamination{};
-    if (port.diagnosis.isCause) {
-        facts.portCause = port.diagnosis.cause;
-        out.portHeld = true;
-        out.portBlock = port.diagnosis.block;
-        for (const std::string &name : port.diagnosis.holderNames)
-            out.portHolderNames << q(name);
-        out.port = quint16(config_.profile.port);
-        if (port.diagnosis.excludedRange)
-            out.reservedRange = QStringLiteral("%1-%2")
-                                    .arg(port.diagnosis.excludedRange->first)
-                                    .arg(port.diagnosis.excludedRange->last);
-        out.portHolder = q(port.diagnosis.holder);
-        // [service] port moves Tether's own service; opencode 2.x's port is in its own config
-        // (`opencode service set port`), so no offer that would change nothing.
-        if (!config_.profile.selfRegistering) out.freePort = port.freePort;
-    }
-    out.cause = q(policy::describeFailure(facts));
-    if (facts.portCause.empty()) out.errorLine = q(policy::errorLine(facts.log));
-    for (const std::string &l : policy::relevantLines(facts.log, 12))
-        out.serviceLog << q(l);
-    status_.failure = out;
-    emit logLine(QStringLiteral("failed: ") + out.cause);
+    const policy::SupervisionState &s = exec_->state();
+    FailureInputs in;
+    in.reason = s.failure.value_or(std::string());
+    in.exit = lastExit_;
+    in.exitOurs = lastExitOurs_;
+    in.serviceLogPath = config_.serviceLogPath;
+    in.logOffset = ports_->launcher.logOffset();
+    in.fix = s.fixFirst;
+    in.program = config_.profile.program;
+    in.failedStarts = int(s.budget.failures.size());
+    in.timings = config_.settings.timings;
+    in.launchPort = s.launchPort;
+    in.configuredPort = quint16(config_.profile.port);
+    // [service] port moves Tether's own service; opencode 2.x's port is in its own config
+    // (`opencode service set port`), so no offer that would change nothing.
+    in.offerFreePort = !config_.profile.selfRegistering;
+    in.examinePort = !config_.world;
+    status_.failure = failureReport(in);
+    emit logLine(QStringLiteral("failed: ") + status_.failure.cause);
 }
 
 // An adopted service is not our child: its exit is watched (AdoptedExitWatch). A rig's world
