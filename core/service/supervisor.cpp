@@ -4,19 +4,16 @@
 #include "service/failure_report.h"
 #include "service/health.h"
 #include "service/managed_registration.h"
-#include "service/pty_handoff.h"
 #include "service/registration_store.h"
 #include "service/service_job.h"
 #include "service/service_launcher.h"
 #include "service/stop_runner.h"
+#include "service/terminal_handoff.h"
 #include "supervision/executor.h"
 #include "supervision/managed_watch.h"
 #include "supervision/os_process_table.h"
-#include "settings/storage.h"
 
 #include <QElapsedTimer>
-#include <QFile>
-#include <QFileInfo>
 
 #include <algorithm>
 #include <array>
@@ -176,6 +173,8 @@ Supervisor::Supervisor(Config config, QObject *parent)
     status_.installedVersion = config_.profile.installedVersion;
     status_.servicePath = config_.servicePath;
     ports_ = std::make_unique<Ports>(this);
+    terminals_ = std::make_unique<TerminalHandoff>();
+    connect(terminals_.get(), &TerminalHandoff::logLine, this, &Supervisor::logLine);
     ports_->stops.setTerminalStep([this](policy::Terminals t, std::function<void()> done) {
         prepareTerminals(t, std::move(done));
     });
@@ -362,93 +361,16 @@ QString Supervisor::managedPath() const {
                : QString();
 }
 
-// opencode 2.x's terminals before its service is signalled, as its own clients do it.
+// opencode 2.x's terminals before its service is signalled (TerminalHandoff): only the service
+// service.json names is asked.
 void Supervisor::prepareTerminals(policy::Terminals t, std::function<void()> done) {
-    const QString sidecar = ptyHandoffSidecarPath(managedPath());
-    const ManagedRegistrationRead reg = readManagedRegistration(managedPath());
     const auto &svc = exec_->state().svc;
-    // Only the service service.json names is asked, and only with its own password.
-    const bool named = reg.status == ManagedRegistrationRead::Status::Ok && svc &&
-                       reg.registration.id.toStdString() == svc->managedId;
-    if (t == policy::Terminals::Clear || !named) {
-        QFile::remove(sidecar);
-        done();
-        return;
-    }
-    const ManagedRegistration source = reg.registration;
-    auto post = [this, source](const char *route, std::function<void(const HttpResult &)> then) {
-        HttpCall call;
-        call.method = "POST";
-        call.url = source.url.resolved(QUrl(QString::fromLatin1(route)));
-        call.authorization = basicAuth(config_.profile.authUser, source.password);
-        call.timeoutMs = 2000; // the clients' requestTimeout
-        sendHttp(call, this, std::move(then));
-    };
-    auto publish = [this, sidecar, source](const PtyHandoffAnswer &answer) {
-        QString error;
-        if (!storage::writePrivateFile(
-                sidecar, ptyHandoffSidecar(source, answer, QDateTime::currentMSecsSinceEpoch()),
-                &error))
-            emit logLine(QStringLiteral("persistent terminals: %1").arg(error));
-    };
-    auto shutDown = [this, post, sidecar](std::function<void()> then) {
-        post(kPtyShutdownRoute, [this, then](const HttpResult &r) {
-            emit logLine(
-                r.transportOk && (r.status == 204 || r.status == 200)
-                    ? QStringLiteral("persistent terminals shut down by the service")
-                    : QStringLiteral("persistent terminals: the shutdown request got %1")
-                          .arg(r.transportOk ? QStringLiteral("HTTP %1").arg(r.status) : r.error));
-            then();
-        });
-    };
-    if (t == policy::Terminals::ShutDown) {
-        QFile::remove(sidecar);
-        shutDown(done);
-        return;
-    }
-    post(kPtyHandoffRoute, [this, done, shutDown, publish](const HttpResult &r) {
-        if (r.transportOk && r.status == 404) { // an older service: end them, hand over nothing
-            shutDown([done, publish] {
-                PtyHandoffAnswer none;
-                none.ok = true;
-                none.handoff = "null";
-                publish(none);
-                done();
-            });
-            return;
-        }
-        const PtyHandoffAnswer answer =
-            r.transportOk && r.status == 200
-                ? parsePtyHandoffAnswer(r.body, QDateTime::currentMSecsSinceEpoch())
-                : PtyHandoffAnswer{};
-        if (answer.ok) {
-            publish(answer);
-            emit logLine(answer.handoff == "null"
-                             ? QStringLiteral("persistent terminals: none to hand over")
-                             : QStringLiteral("persistent terminals handed over to the next "
-                                              "service"));
-        } else {
-            emit logLine(QStringLiteral("persistent terminals could not be handed over (%1): "
-                                        "they end with the service")
-                             .arg(!r.transportOk           ? r.error
-                                  : answer.error.isEmpty() ? QStringLiteral("HTTP %1").arg(r.status)
-                                                           : answer.error));
-        }
-        done();
-    });
+    terminals_->prepare(t, managedPath(), svc ? svc->managedId : std::string(),
+                        config_.profile.authUser, std::move(done));
 }
 
-// The replacement is ready: a handoff published for an older service has done its job.
 void Supervisor::completeTerminalHandoff() {
-    if (!config_.profile.selfRegistering) return;
-    const QString sidecar = ptyHandoffSidecarPath(managedPath());
-    QByteArray bytes;
-    if (storage::readSmallFile(sidecar, 64 * 1024, &bytes, nullptr) != storage::ReadStatus::Ok)
-        return;
-    const ManagedRegistrationRead reg = readManagedRegistration(managedPath());
-    if (reg.status == ManagedRegistrationRead::Status::Ok &&
-        ptyHandoffDone(bytes, reg.registration))
-        QFile::remove(sidecar);
+    if (config_.profile.selfRegistering) TerminalHandoff::complete(managedPath());
 }
 
 void Supervisor::setCrashCleanup(CrashCleanup cleanup) {

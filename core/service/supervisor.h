@@ -31,6 +31,7 @@ class ServiceLauncher;
 class RegistrationStore;
 class StopRunner;
 class ActivityMonitor;
+class TerminalHandoff;
 
 struct ProbeSample {
     QDateTime at;
@@ -153,8 +154,9 @@ private:
     AdoptedExitWatch adoptedExit_; // an adopted service is not our child
     std::unique_ptr<ManagedRegistrationWatch> managedWatch_; // opencode 2.x: its service.json
     std::unique_ptr<ActivityMonitor> activity_;
-    std::optional<policy::ExitFacts> lastExit_; // how our last child ended (since the last start)
-    bool lastExitOurs_ = false;                 // ... because Tether's stop ended it
+    std::unique_ptr<TerminalHandoff> terminals_; // opencode 2.x's persistent terminals
+    std::optional<policy::ExitFacts> lastExit_;  // how our last child ended (since the last start)
+    bool lastExitOurs_ = false;                  // ... because Tether's stop ended it
     bool quietStep_ = false; // a step that changes nothing shown (a heartbeat while answering)
 };
 
