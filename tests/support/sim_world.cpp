@@ -1521,7 +1521,7 @@ int World::launchPort(int configured) {
 // Supervisor::watchManagedRegistration: while tracking, or stopped (another client may start
 // it); a changed file is judged and fed.
 void World::managedPoll() {
-    // The shell's watch (Supervisor::watchManagedRegistration, lookAtManagedRegistration) with
+    // The shell's watch (Supervisor::watchManagedRegistration, ManagedRegistrationWatch) with
     // the file's generation as its content.
     const Ms every =
         supervision::managedWatchEvery(exec_->state(), true, opt_.timings.probeIntervalMs);
