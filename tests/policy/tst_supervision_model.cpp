@@ -26,15 +26,7 @@ using sim::World;
 
 namespace {
 
-sim::WorldOptions scenarioOptions() {
-    sim::WorldOptions o = sim::modelOptions(1);
-    o.scriptProgram = false;
-    o.adoptedExitNotice = true;
-    o.splitRunner = true;
-    o.runnerDoneDelay = 40;
-    o.collectLog = true;
-    return o;
-}
+using sim::scenarioOptions;
 
 QString logTail(const std::vector<std::string> &log, std::size_t n = 60) {
     QString out;

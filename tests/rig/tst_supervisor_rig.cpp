@@ -17,13 +17,9 @@ using policy::State;
 
 namespace {
 
+// The model's scenario world (the rig collects its log itself).
 sim::WorldOptions rigOptions() {
-    sim::WorldOptions o = sim::modelOptions(1);
-    o.scriptProgram = false;
-    o.adoptedExitNotice = true;
-    o.splitRunner = true;
-    o.runnerDoneDelay = 40;
-    return o;
+    return sim::scenarioOptions();
 }
 
 // Signals the world delivered to processes of `role`.

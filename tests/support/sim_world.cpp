@@ -2276,6 +2276,16 @@ WorldOptions modelOptions(std::uint64_t seed, bool opencode2) {
     return o;
 }
 
+WorldOptions scenarioOptions() {
+    WorldOptions o = modelOptions(1);
+    o.scriptProgram = false;
+    o.adoptedExitNotice = true;
+    o.splitRunner = true;
+    o.runnerDoneDelay = 40;
+    o.collectLog = true;
+    return o;
+}
+
 std::vector<Action> randomActions(std::uint64_t seed, std::size_t count) {
     std::uint64_t r = mix(seed * 7919 + 17);
     auto next = [&r] {

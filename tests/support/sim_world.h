@@ -514,6 +514,9 @@ struct RunResult {
 };
 
 WorldOptions modelOptions(std::uint64_t seed, bool opencode2 = false);
+// The one fixed world of the deterministic scenarios (the model's and the rig's): seed 1's
+// timings, a plain program, exit notices, the split runner, its log collected.
+WorldOptions scenarioOptions();
 std::vector<Action> randomActions(std::uint64_t seed, std::size_t count);
 RunResult replay(std::uint64_t seed, const std::vector<Action> &actions, const WorldOptions &o);
 // Delta debugging: the smallest sub-sequence found that still fails with the same invariant.
