@@ -60,8 +60,7 @@ McpMonitor::McpMonitor(Supervisor *supervisor, QObject *parent)
     connect(sup_, &Supervisor::serviceStarted, this, [this] {
         ++generation_;
         configFresh_ = false;
-        cpu_.clear();
-        watch_.clear();
+        resources_.clear();
         lastServers_.clear();
         exitWatches_.clear();
         exited_.clear();
@@ -218,36 +217,6 @@ void McpMonitor::onStatusBody(quint64 generation, const QByteArray &body) {
     publishRows(parsed.servers);
 }
 
-void McpMonitor::watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent,
-                          qint64 mono, const policy::ResourceLimits &limits,
-                          QHash<qint64, Watched> &next) {
-    Watched w = watch_.value(tree.rootPid);
-    if (w.startTime != tree.rootStartTime) w = Watched{tree.rootStartTime, {}};
-    const policy::ResourceHistory before = w.history;
-    w.history = policy::addSample(w.history, {mono, tree.rssKiB, cpuPercent}, limits);
-    const policy::ResourceTrend trend = policy::trendOf(w.history, limits);
-    row.rssKiBBefore = trend.rssKiBBefore;
-    row.trendSpanMs = trend.spanMs;
-    row.rssGrowthKiBPerMin = trend.growthKiBPerMin;
-    row.cpuAvgPercent = trend.cpuAvgPercent;
-    row.cpuBusyMs = trend.cpuBusyMs;
-    row.flagged = trend.memoryFlag || trend.cpuFlag;
-    row.flagReason = QString::fromStdString(trend.why);
-    row.memoryOver = trend.memoryFlag;
-    row.cpuBusy = trend.cpuFlag;
-    row.memoryLimitKiB = limits.memoryWarnKiB;
-    if (policy::newlyFlagged(before, w.history)) {
-        // Only a person restarts it: a leaking tool may be mid-call on something they care about.
-        const QString message =
-            QStringLiteral("%1: %2. Restart it from the tray menu (MCP servers) when it suits "
-                           "you.")
-                .arg(row.name, row.flagReason);
-        emit logLine(QStringLiteral("mcp resources: pid %1 ").arg(tree.rootPid) + message);
-        emit sup_->notice(policy::NoticeKind::McpResources, message);
-    }
-    next.insert(tree.rootPid, w);
-}
-
 void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const auto service = sup_->serviceIdentity();
     if (!service || orphans_->busy()) return; // a sweep holds the ledger: the next refresh will do
@@ -300,8 +269,7 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     const Settings &settings = sup_->config().settings;
     const policy::ResourceLimits limits =
         policy::resourceLimits(settings.memoryWarnMiB, settings.cpuBusyMinutes);
-    QHash<qint64, CpuSample> cpu;
-    QHash<qint64, Watched> watch;
+    resources_.begin();
     for (const McpProcessTree &t : trees) {
         if (t.rootPid == 0) continue;
         McpChildStatus &row = rowFor(t.name);
@@ -319,16 +287,18 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
             row.uptimeMs = *age;
             row.startedAtMs = mono - *age;
         }
-        const auto prev = cpu_.constFind(t.rootPid);
-        double cpuPercent = -1; // unknown on the first sample
-        if (prev != cpu_.constEnd() && mono > prev->atMs && t.cpuTimeMs >= prev->cpuMs)
-            cpuPercent = 100.0 * double(t.cpuTimeMs - prev->cpuMs) / double(mono - prev->atMs);
-        row.cpuPercent = std::max(0.0, cpuPercent);
-        cpu.insert(t.rootPid, CpuSample{t.cpuTimeMs, mono});
-        watchRow(row, t, cpuPercent, mono, limits, watch);
+        if (resources_.sample(row, t, mono, limits)) {
+            // Only a person restarts it: a leaking tool may be mid-call on something they care
+            // about.
+            const QString message =
+                QStringLiteral("%1: %2. Restart it from the tray menu (MCP servers) when it "
+                               "suits you.")
+                    .arg(row.name, row.flagReason);
+            emit logLine(QStringLiteral("mcp resources: pid %1 ").arg(t.rootPid) + message);
+            emit sup_->notice(policy::NoticeKind::McpResources, message);
+        }
     }
-    cpu_ = cpu;
-    watch_ = watch; // children that are gone drop out
+    resources_.end(); // children that are gone drop out
     watchExits(trees);
     std::sort(rows.begin(), rows.end(),
               [](const McpChildStatus &a, const McpChildStatus &b) { return a.name < b.name; });

@@ -7,6 +7,7 @@
 #include "mcp/ledger.h"
 #include "mcp/matching.h"
 #include "mcp/orphan_keeper.h"
+#include "mcp/resource_watch.h"
 #include "mcp/refresh_gate.h"
 #include "mcp/sweeper.h"
 #include "policy/resource_watch.h"
@@ -53,10 +54,6 @@ private:
     // service): its row changes at once, not at the next refresh.
     void watchExits(const std::vector<McpProcessTree> &trees);
     void onMcpExited(const os::Identity &id);
-    struct Watched;
-    // Feeds one child's sample to the resource watch; fills the row's trend; notifies on a rise.
-    void watchRow(McpChildStatus &row, const McpProcessTree &tree, double cpuPercent, qint64 mono,
-                  const policy::ResourceLimits &limits, QHash<qint64, Watched> &next);
     void onServiceDied(const os::Identity &service, std::function<void()> done);
     std::vector<std::vector<std::string>> commandList() const;
     // The service(s) that may run now: what started after them is theirs (policy/orphans.h).
@@ -77,16 +74,7 @@ private:
     RefreshGate refresh_;
     std::unique_ptr<OrphanKeeper> orphans_; // over ledger_; refresh() waits while it sweeps
     qint64 lastRefreshMs_ = 0;
-    struct CpuSample {
-        std::uint64_t cpuMs = 0;
-        qint64 atMs = 0;
-    };
-    QHash<qint64, CpuSample> cpu_; // per root pid
-    struct Watched {
-        std::uint64_t startTime = 0; // the root's identity with its pid: a reused pid starts over
-        policy::ResourceHistory history;
-    };
-    QHash<qint64, Watched> watch_;             // per root pid: the resource watch
+    ResourceWatch resources_;                  // per server: its CPU rate and memory trend
     std::vector<McpServerStatus> lastServers_; // the service's last answer, for a re-publish
     struct ExitWatched {
         QString name;

@@ -98,14 +98,15 @@ private slots:
         const quint16 a = test::freeLoopbackPort();
         start(a);
         QTRY_VERIFY_WITH_TIMEOUT(status().state == State::Healthy, 30000);
-        qApp->installEventFilter(runtime_.get()); // as holdQuitsUntilReady, without exit()
+        QCoreApplication::instance()->installEventFilter(
+            runtime_.get()); // as holdQuitsUntilReady, without exit()
         QSignalSpy ready(runtime_.get(), &Runtime::readyToQuit);
         Settings s = runtime_->settings().settings;
         s.port = test::freeLoopbackPort();
         runtime_->applySettings(s);
         QVERIFY(!runtime_->supervisor()->quitDone());
         QEvent quit(QEvent::Quit);
-        QCoreApplication::sendEvent(qApp, &quit);
+        QCoreApplication::sendEvent(QCoreApplication::instance(), &quit);
         QVERIFY2(!runtime_->isReadyToQuit() && ready.isEmpty(),
                  "the loop may end while the stop is still under way");
         QVERIFY(logged(QStringLiteral("letting the stop or cleanup under way finish")));
@@ -114,7 +115,7 @@ private slots:
         QCOMPARE(status().state, State::Stopped);
         QVERIFY(test::demoServicesOnPort(a).isEmpty());
         QVERIFY(test::demoServicesOnPort(s.port).isEmpty());
-        qApp->removeEventFilter(runtime_.get());
+        QCoreApplication::instance()->removeEventFilter(runtime_.get());
     }
 
     // Another command line, same port: the one Supervisor's launcher runs the new arguments
