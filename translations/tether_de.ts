@@ -1077,7 +1077,7 @@
     </message>
     <message>
         <source>no answer from the service</source>
-        <translation>keine Antwort vom Dienst</translation>
+        <translation>Dienst schweigt</translation>
     </message>
     <message>
         <source>waiting for the service</source>
