@@ -1589,6 +1589,10 @@ führt die Überwachung in der Konsole aus); das Symbol im Infobereich ist tethe
         <source> · a new one starts next</source>
         <translation> · ein neuer startet gleich</translation>
     </message>
+    <message>
+        <source> · first answer within %1</source>
+        <translation> · erste Antwort binnen %1</translation>
+    </message>
 </context>
 <context>
     <name>tether</name>

@@ -151,7 +151,8 @@ void TrayApp::refresh() {
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
     // Only a countdown counts seconds here: a tool call's time is said in minutes (issue 28: a
     // tick a second for it cost 7x the idle CPU).
-    const bool countsSeconds = st.replaceAt.isValid() || st.restartAt.isValid();
+    const bool countsSeconds =
+        st.replaceAt.isValid() || st.restartAt.isValid() || st.startupDeadlineAt.isValid();
     if (const int every = countsSeconds ? 1000 : 60000; tick_ && tick_->interval() != every)
         tick_->start(every);
     // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the
