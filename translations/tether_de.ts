@@ -1077,7 +1077,7 @@
     </message>
     <message>
         <source>no answer from the service</source>
-        <translation>keine Antwort vom Dienst</translation>
+        <translation>Dienst schweigt</translation>
     </message>
     <message>
         <source>waiting for the service</source>
@@ -1588,6 +1588,10 @@ führt die Überwachung in der Konsole aus); das Symbol im Infobereich ist tethe
     <message>
         <source> · a new one starts next</source>
         <translation> · ein neuer startet gleich</translation>
+    </message>
+    <message>
+        <source> · first answer within %1</source>
+        <translation> · erste Antwort binnen %1</translation>
     </message>
 </context>
 <context>

@@ -72,9 +72,14 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
         if (trayClickAction(currentTrayPlatform(), r) == TrayClick::OpenStatusWindow)
             showStatusWindow();
     });
-    // A click on a notification opens what it was about.
-    connect(&icon_, &QSystemTrayIcon::messageClicked, this,
-            [this] { showStatusWindow(lastShown_.target); });
+    // A click on a notification opens what it was about. Without a notification service (X11)
+    // Qt shows its own balloon and reports any click on the icon while it shows as a click on
+    // it too, after opening the menu for a right click: the menu a person asked for wins, or the
+    // status window covered it (issue 27).
+    connect(&icon_, &QSystemTrayIcon::messageClicked, this, [this] {
+        if (menu_->menu()->isVisible()) return;
+        showStatusWindow(lastShown_.target);
+    });
     connect(runtime_, &Runtime::statusChanged, this, &TrayApp::refresh);
     // After the change that caused it is in the status: the notification quotes the status.
     connect(runtime_, &Runtime::notice, this, &TrayApp::onNotice, Qt::QueuedConnection);
@@ -151,7 +156,8 @@ void TrayApp::refresh() {
     const TrayMenuModel m = trayMenuModel(st, QDateTime::currentDateTime());
     // Only a countdown counts seconds here: a tool call's time is said in minutes (issue 28: a
     // tick a second for it cost 7x the idle CPU).
-    const bool countsSeconds = st.replaceAt.isValid() || st.restartAt.isValid();
+    const bool countsSeconds =
+        st.replaceAt.isValid() || st.restartAt.isValid() || st.startupDeadlineAt.isValid();
     if (const int every = countsSeconds ? 1000 : 60000; tick_ && tick_->interval() != every)
         tick_->start(every);
     // Most refreshes (a probe answered, the 1 s tick) change nothing a person sees: skip the

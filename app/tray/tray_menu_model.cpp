@@ -70,8 +70,15 @@ TrayMenuModel trayMenuModel(const ServiceStatus &st, const QDateTime &now) {
         const qint64 s = secondsUntil(st.replaceAt, now);
         m.statusLine += s > 0 ? Words::tr(" · replaced in %1").arg(ui::durationText(s * 1000))
                               : Words::tr(" · replaced unless it answers now");
+    } else if (st.state == State::Starting && st.startupDeadlineAt.isValid()) {
+        // What a start waits for, and until when (its start-up deadline): without it
+        // "Starting" read as stuck when it took a while. Then it is replaced, as a silent one.
+        const qint64 s = secondsUntil(st.startupDeadlineAt, now);
+        m.statusLine += s > 0
+                            ? Words::tr(" · first answer within %1").arg(ui::durationText(s * 1000))
+                            : Words::tr(" · replaced unless it answers now");
     } else if (st.state == State::Starting) {
-        // What a start waits for: without it "Starting" read as stuck when it took a while.
+        // No deadline (an adopted service, the launch not done yet): what it waits for.
         m.statusLine += Words::tr(" · waiting for its first answer");
     } else if (st.state == State::Recovering) {
         // The silent one is being ended; what comes next is a new one, at once.

@@ -231,6 +231,8 @@ NextSteps nextSteps(const SupervisionState &s, Ms now) {
         n.replaceInMs = decideWindow(s.window, now, s.config.timings).remainingMs;
     if (s.phase == Phase::BackingOff && s.due[int(Timer::Restart)])
         n.restartInMs = std::max<Ms>(0, *s.due[int(Timer::Restart)] - now);
+    if (s.phase == Phase::Starting && s.startupDeadline)
+        n.startupDeadlineInMs = std::max<Ms>(0, *s.startupDeadline - now);
     return n;
 }
 

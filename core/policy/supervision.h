@@ -215,11 +215,14 @@ bool settling(const SupervisionState &s);
 
 // What happens next without a person, for the words a person reads ("it will be replaced in
 // 18 s if it does not answer", "starting again in 4 s"): how long until the recovery window
-// of a not-responding service is spent, and until a backed-off restart. Empty when nothing is
+// of a not-responding service is spent, until a backed-off restart, and until a start that has
+// not answered yet runs out of its start-up deadline (the one the probes check,
+// SupervisionState::startupDeadline; none for an adopted service). Empty when nothing is
 // planned. A spent window without a fresh miss waits for the next probe: 0.
 struct NextSteps {
     std::optional<Ms> replaceInMs;
     std::optional<Ms> restartInMs;
+    std::optional<Ms> startupDeadlineInMs;
 };
 NextSteps nextSteps(const SupervisionState &s, Ms now);
 

@@ -128,9 +128,11 @@ struct ServiceStatus {
     std::optional<policy::ExitFacts> lastExit; // how Tether's last child ended (this attempt)
     ServicePath servicePath; // the PATH the service was given, and where it came from
     // What Tether will do by itself and when (policy::nextSteps; wall clock, display only):
-    // replace a service that stays silent, start again after a back-off. Invalid: nothing due.
+    // replace a service that stays silent, start again after a back-off, give up on a start
+    // that has not answered by its start-up deadline. Invalid: nothing due.
     QDateTime replaceAt;
     QDateTime restartAt;
+    QDateTime startupDeadlineAt;
     // Tether's own files it could not save (a full, read-only or immutable disk; a link or a
     // FIFO in a file's place), one line each: the file keeps its last good contents meanwhile.
     QStringList stateFileErrors;

@@ -428,6 +428,8 @@ void Supervisor::refreshStatus() {
     const QDateTime wallNow = QDateTime::currentDateTime();
     status_.replaceAt = next.replaceInMs ? wallNow.addMSecs(*next.replaceInMs) : QDateTime();
     status_.restartAt = next.restartInMs ? wallNow.addMSecs(*next.restartInMs) : QDateTime();
+    status_.startupDeadlineAt =
+        next.startupDeadlineInMs ? wallNow.addMSecs(*next.startupDeadlineInMs) : QDateTime();
     if (!svc) {
         status_.mcp.clear();
         status_.startedAt = QDateTime();

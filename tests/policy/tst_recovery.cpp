@@ -236,6 +236,28 @@ private slots:
         QCOMPARE(nextSteps(s, 16000).restartInMs, std::optional<Ms>(4000));
         QCOMPARE(nextSteps(s, 25000).restartInMs, std::optional<Ms>(0));
         QVERIFY(!nextSteps(s, 16000).replaceInMs);
+        QVERIFY(!nextSteps(s, 16000).startupDeadlineInMs);
+    }
+
+    // Issue 27: the menu's "Starting" says until when it waits: the start-up deadline the
+    // probes check (set at Launched), not a second one. None once it answered, none adopted.
+    void nextStepsCountDownToTheStartupDeadline() {
+        SupervisionState s;
+        s.config.timings.startupDeadlineMs = 30000;
+        s.want = Want::Running;
+        s.phase = Phase::Launching;
+        s = step(s, Launched{{4242, 1}, 4242, "pw"}, 5000).state;
+        QCOMPARE(s.phase, Phase::Starting);
+        QCOMPARE(s.startupDeadline, std::optional<Ms>(35000));
+        QCOMPARE(nextSteps(s, 5000).startupDeadlineInMs, std::optional<Ms>(30000));
+        QCOMPARE(nextSteps(s, 17200).startupDeadlineInMs, std::optional<Ms>(17800));
+        QCOMPARE(nextSteps(s, 40000).startupDeadlineInMs, std::optional<Ms>(0));
+        QVERIFY(!nextSteps(s, 5000).replaceInMs);
+        s.startupDeadline.reset(); // adopted: the window rules, no start-up deadline
+        QVERIFY(!nextSteps(s, 5000).startupDeadlineInMs);
+        s.startupDeadline = 35000;
+        s.phase = Phase::Running; // it answered
+        QVERIFY(!nextSteps(s, 5000).startupDeadlineInMs);
     }
 
     void stateNamesRoundTrip() {

@@ -467,6 +467,16 @@ private slots:
         // Starting and Recovering say what comes next too (issue 27: they said only their name).
         QCOMPARE(trayMenuModel(statusIn(State::Starting), t0()).statusLine,
                  QStringLiteral("Starting · waiting for its first answer"));
+        // With its start-up deadline (issue 27: "Starting" said what, not until when).
+        ServiceStatus starting = statusIn(State::Starting);
+        starting.startupDeadlineAt = t0().addMSecs(27300);
+        QCOMPARE(trayMenuModel(starting, t0()).statusLine,
+                 QStringLiteral("Starting · first answer within 28 s"));
+        QVERIFY(trayMenuModel(starting, t0())
+                    .tooltip.contains(QStringLiteral("Starting · first answer within 28 s")));
+        starting.startupDeadlineAt = t0();
+        QCOMPARE(trayMenuModel(starting, t0()).statusLine,
+                 QStringLiteral("Starting · replaced unless it answers now"));
         QCOMPARE(trayMenuModel(statusIn(State::Recovering), t0()).statusLine,
                  QStringLiteral("Recovering · a new one starts next"));
     }
