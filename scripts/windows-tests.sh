@@ -139,6 +139,12 @@ done
 phase "waiting for this prefix's wine processes to end"
 if ! timeout 60 wineserver -w; then
     echo "windows-tests: processes the suites started still ran after 60 s: ended with this prefix's server"
+    # Which, so that a linger can be traced (the wineserver itself aside).
+    for p in /proc/[0-9]*; do
+        grep -qz "^WINEPREFIX=$WINEPREFIX\$" "$p/environ" 2>/dev/null || continue
+        args=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)
+        [[ -z $args || $args == *wineserver* ]] || echo "    ${p#/proc/}: $args"
+    done
     wineserver -k
 fi
 phase "windows tests done: $((SECONDS - started)) s in all"
