@@ -20,7 +20,7 @@ namespace tether::ui {
 
 namespace {
 
-enum Column { ProgramCol, AgeCol, MemoryCol, PidCol, KindCol, ColumnCount };
+enum Column { ProgramCol, AgeCol, MemoryCol, PidCol, KindCol, OrphanColumnCount };
 
 // "C:\x\node.exe" -> "node"; "/usr/bin/python3" -> "python3".
 QString baseName(const QString &path) {
@@ -119,13 +119,13 @@ OrphanDialog::OrphanDialog(QWidget *parent)
 
     list_ = new QTreeWidget;
     list_->setRootIsDecorated(false);
-    list_->setColumnCount(ColumnCount);
+    list_->setColumnCount(OrphanColumnCount);
     list_->setHeaderLabels(
         {tr("Program"), tr("Running for"), tr("Memory"), tr("Process ID"), tr("Found")});
     list_->setAccessibleName(tr("MCP servers left running"));
     list_->header()->setStretchLastSection(false);
     list_->header()->setSectionResizeMode(ProgramCol, QHeaderView::Stretch);
-    for (int c = AgeCol; c < ColumnCount; ++c)
+    for (int c = AgeCol; c < OrphanColumnCount; ++c)
         list_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     layout->addWidget(list_, 1);
 
@@ -181,7 +181,7 @@ void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
     for (const OrphanStatus &o : orphans) {
         const bool possible = o.kind == QLatin1String("possible");
         possibleCount += possible ? 1 : 0;
-        QStringList cells(ColumnCount);
+        QStringList cells(OrphanColumnCount);
         cells[ProgramCol] = programName(o.argv);
         cells[AgeCol] = ageText(o);
         cells[MemoryCol] = memoryText(o.rssKiB);
@@ -196,7 +196,7 @@ void OrphanDialog::setOrphans(const QList<OrphanStatus> &orphans) {
         if (possible) {
             QFont italic = item->font(0);
             italic.setItalic(true);
-            for (int c = 0; c < ColumnCount; ++c)
+            for (int c = 0; c < OrphanColumnCount; ++c)
                 item->setFont(c, italic);
         }
         list_->addTopLevelItem(item);

@@ -65,7 +65,7 @@ QString dash() {
     return QStringLiteral("—");
 }
 
-enum McpColumn { Name, Status, Memory, Cpu, Pid, Uptime, Action, ColumnCount };
+enum McpColumn { Name, Status, Memory, Cpu, Pid, Uptime, Action, McpColumnCount };
 
 } // namespace
 
@@ -187,7 +187,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     tabs_->setUsesScrollButtons(false);
     tabs_->setElideMode(Qt::ElideRight);
     mcpStack_ = new QStackedWidget;
-    mcp_ = new QTableWidget(0, ColumnCount);
+    mcp_ = new QTableWidget(0, McpColumnCount);
     mcp_->setAccessibleName(tr("MCP servers"));
     mcp_->setHorizontalHeaderLabels({tr("Name"), tr("State"), tr("Memory"), tr("CPU"),
                                      tr("Process ID"), tr("Up for"), tr("Action")});
@@ -195,7 +195,7 @@ StatusWindow::StatusWindow(UiModel model, QWidget *parent)
     QHeaderView *header = mcp_->horizontalHeader();
     header->setStretchLastSection(false);
     // The name is what a person looks for: never elided ("de..."); the state takes the rest.
-    for (int col = 0; col < ColumnCount; ++col)
+    for (int col = 0; col < McpColumnCount; ++col)
         header->setSectionResizeMode(col, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(Status, QHeaderView::Stretch);
     mcp_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -408,7 +408,7 @@ void StatusWindow::fillMcpTable(const TrayMenuModel &m) {
         const McpChildStatus &c = st.mcp[row];
         // Numbers only while the service answers: stale ones read as facts.
         const bool live = c.pid && st.state == policy::State::Healthy;
-        QStringList cells(ColumnCount - 1);
+        QStringList cells(McpColumnCount - 1);
         cells[Name] = c.name;
         cells[Status] = (c.flagged ? QStringLiteral("⚠ ") : QString()) + mcpStatusText(c, st.state);
         cells[Pid] = c.pid ? QString::number(c.pid) : dash();

@@ -27,10 +27,6 @@ QStringList toQt(const std::vector<std::string> &v) {
     return out;
 }
 
-qint64 wallMs() {
-    return QDateTime::currentMSecsSinceEpoch();
-}
-
 QString cachePath() {
     return storage::dataPath(QStringLiteral("mcp-commands.json"));
 }
@@ -225,7 +221,7 @@ void McpMonitor::publishRows(const std::vector<McpServerStatus> &servers) {
     // Only the service's subtree: the probe cadence must stay cheap (a full snapshot is not).
     const std::vector<os::ProcessInfo> snap = os::snapshotTree(service->pid);
     const std::vector<McpProcessTree> trees = matchMcpProcesses(service->pid, snap, commands_);
-    const qint64 now = wallMs();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (ledger_->record(observedChildren(*service, trees, snap, now)) &&
         !ledger_->error().isEmpty())
         emit logLine(QStringLiteral("mcp ledger: %1").arg(ledger_->error()));

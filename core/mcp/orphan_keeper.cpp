@@ -14,10 +14,6 @@ namespace tether::mcp {
 
 namespace {
 
-qint64 wallMs() {
-    return QDateTime::currentMSecsSinceEpoch();
-}
-
 OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &ledger) {
     OrphanStatus s;
     s.pid = o.process.pid;
@@ -27,10 +23,10 @@ OrphanStatus toStatus(const policy::Orphan &o, const std::vector<LedgerEntry> &l
     s.rssKiB = o.process.rssKiB;
     for (const LedgerEntry &e : ledger)
         if (e.process.pid == o.process.pid && e.process.startTime == o.process.startTime)
-            s.ageMs = std::max<qint64>(0, wallMs() - e.firstSeenMs);
+            s.ageMs = std::max<qint64>(0, QDateTime::currentMSecsSinceEpoch() - e.firstSeenMs);
     // The OS's own start, where it says: the age of a possible orphan too.
     if (const std::int64_t osAge = os::ageMs(o.process.startTime); osAge >= 0) s.ageMs = osAge;
-    s.startedAt = QDateTime::fromMSecsSinceEpoch(wallMs() - s.ageMs);
+    s.startedAt = QDateTime::fromMSecsSinceEpoch(QDateTime::currentMSecsSinceEpoch() - s.ageMs);
     return s;
 }
 

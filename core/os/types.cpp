@@ -5,6 +5,11 @@
 
 namespace tether::os {
 
+std::string baseName(const std::string &path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 const char *toString(TerminateOutcome o) {
     switch (o) {
     case TerminateOutcome::ExitedOnTerm:

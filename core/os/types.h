@@ -49,6 +49,9 @@ struct Lookup {
     std::string error; // set when Error
 };
 
+// The last component of a program's path, after either separator (a Windows path on any host).
+std::string baseName(const std::string &path);
+
 // All descendants of root (children, grandchildren, ...), from a snapshot. Pid reuse safe:
 // a child counts only if it started no earlier than its parent.
 std::vector<Pid> descendants(Pid root, const std::vector<ProcessInfo> &snap);

@@ -1,15 +1,11 @@
 #include "policy/dialect.h"
 
-#include <cstring>
+#include "policy/enum_names.h"
 
 namespace tether::policy {
 
 namespace {
-struct Name {
-    Dialect dialect;
-    const char *name;
-};
-constexpr Name kNames[] = {
+constexpr EnumName<Dialect> kDialectNames[] = {
     {Dialect::Opencode1, "opencode1"},
     {Dialect::Opencode2, "opencode2"},
     {Dialect::Custom, "custom"},
@@ -18,18 +14,11 @@ constexpr Name kNames[] = {
 } // namespace
 
 const char *toString(Dialect d) {
-    for (const Name &n : kNames)
-        if (n.dialect == d) return n.name;
-    return "custom";
+    return nameIn(kDialectNames, d, "custom");
 }
 
 bool fromString(const char *name, Dialect *out) {
-    for (const Name &n : kNames)
-        if (std::strcmp(n.name, name) == 0) {
-            *out = n.dialect;
-            return true;
-        }
-    return false;
+    return valueIn(kDialectNames, name, out);
 }
 
 } // namespace tether::policy

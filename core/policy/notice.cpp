@@ -1,17 +1,12 @@
 #include "policy/notice.h"
 
+#include "policy/enum_names.h"
 #include "policy/words.h"
-
-#include <cstring>
 
 namespace tether::policy {
 
 namespace {
-struct Name {
-    NoticeKind kind;
-    const char *name;
-};
-constexpr Name kNames[] = {
+constexpr EnumName<NoticeKind> kNoticeNames[] = {
     {NoticeKind::Crashed, "crashed"},
     {NoticeKind::Restarted, "restarted"},
     {NoticeKind::Recovered, "recovered"},
@@ -27,22 +22,14 @@ constexpr Name kNames[] = {
     {NoticeKind::StoppedElsewhere, "stopped-elsewhere"},
     {NoticeKind::StateNotSaved, "state-not-saved"},
 };
-
 } // namespace
 
 const char *toString(NoticeKind k) {
-    for (const Name &n : kNames)
-        if (n.kind == k) return n.name;
-    return "crashed";
+    return nameIn(kNoticeNames, k, "crashed");
 }
 
 bool fromString(const char *name, NoticeKind *out) {
-    for (const Name &n : kNames)
-        if (std::strcmp(n.name, name) == 0) {
-            *out = n.kind;
-            return true;
-        }
-    return false;
+    return valueIn(kNoticeNames, name, out);
 }
 
 NoticeSeverity severityOf(NoticeKind k) {

@@ -1,15 +1,11 @@
 #include "policy/orphan_mode.h"
 
-#include <cstring>
+#include "policy/enum_names.h"
 
 namespace tether::policy {
 
 namespace {
-struct Name {
-    OrphanMode mode;
-    const char *name;
-};
-constexpr Name kNames[] = {
+constexpr EnumName<OrphanMode> kOrphanModeNames[] = {
     {OrphanMode::Ask, "ask"},
     {OrphanMode::Clean, "clean"},
     {OrphanMode::Ignore, "ignore"},
@@ -30,18 +26,11 @@ LaunchOrphans onLaunchOrphans(OrphanMode onLaunch, bool found) {
 }
 
 const char *toString(OrphanMode m) {
-    for (const Name &n : kNames)
-        if (n.mode == m) return n.name;
-    return "ask";
+    return nameIn(kOrphanModeNames, m, "ask");
 }
 
 bool fromString(const char *name, OrphanMode *out) {
-    for (const Name &n : kNames)
-        if (std::strcmp(n.name, name) == 0) {
-            *out = n.mode;
-            return true;
-        }
-    return false;
+    return valueIn(kOrphanModeNames, name, out);
 }
 
 } // namespace tether::policy

@@ -1,16 +1,11 @@
 #include "policy/state.h"
 
-#include <cstring>
-#include <iterator>
+#include "policy/enum_names.h"
 
 namespace tether::policy {
 
 namespace {
-struct Name {
-    State state;
-    const char *name;
-};
-constexpr Name kNames[] = {
+constexpr EnumName<State> kStateNames[] = {
     {State::Stopped, "stopped"},       {State::Starting, "starting"},
     {State::Healthy, "healthy"},       {State::NotResponding, "not-responding"},
     {State::Recovering, "recovering"}, {State::Restarting, "restarting"},
@@ -19,18 +14,11 @@ constexpr Name kNames[] = {
 } // namespace
 
 const char *toString(State s) {
-    for (const Name &n : kNames)
-        if (n.state == s) return n.name;
-    return "stopped";
+    return nameIn(kStateNames, s, "stopped");
 }
 
 bool fromString(const char *name, State *out) {
-    for (const Name &n : kNames)
-        if (std::strcmp(n.name, name) == 0) {
-            *out = n.state;
-            return true;
-        }
-    return false;
+    return valueIn(kStateNames, name, out);
 }
 
 } // namespace tether::policy

@@ -12,11 +12,6 @@ using namespace policy;
 
 namespace {
 
-std::string baseName(const std::string &path) {
-    const auto slash = path.find_last_of("/\\");
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // The process and its descendants, gathered only when a visible listener is another pid: the
 // launched process may be a wrapper whose descendant listens (opencode.cmd -> cmd.exe -> node
 // -> opencode.exe). The policy decides whether that listener is the service.
@@ -60,7 +55,7 @@ bool runsBatchScript(const os::ProcessInfo &p, const std::string &program) {
     if (!endsWith(script, ".cmd") && !endsWith(script, ".bat")) return false;
     const std::string exe =
         windowsKey(p.executable.empty() && !p.argv.empty() ? p.argv.front() : p.executable);
-    if (baseName(exe) != "cmd.exe") return false;
+    if (os::baseName(exe) != "cmd.exe") return false;
     for (std::size_t i = 1; i < p.argv.size() && i < 5; ++i) {
         std::string a = windowsKey(p.argv[i]);
         a.erase(std::remove(a.begin(), a.end(), '"'), a.end());
@@ -74,10 +69,10 @@ bool runsBatchScript(const os::ProcessInfo &p, const std::string &program) {
 bool runsProgram(const os::ProcessInfo &p, const std::string &program) {
     if (program.empty()) return false;
     if (runsBatchScript(p, program)) return true;
-    const std::string name = baseName(program);
+    const std::string name = os::baseName(program);
     const std::string argv0 = p.argv.empty() ? std::string() : p.argv.front();
     if (argv0 == program || p.executable == program) return true;
-    if (baseName(argv0) == name || baseName(p.executable) == name) return true;
+    if (os::baseName(argv0) == name || os::baseName(p.executable) == name) return true;
     // A script with a shebang runs as its interpreter with the script's path after it
     // (`/bin/sh /path/script`, `node /path/bin/x`); options may come between.
     for (std::size_t i = 1; i < p.argv.size() && i < 4; ++i)

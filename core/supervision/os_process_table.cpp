@@ -10,12 +10,6 @@ namespace tether::supervision {
 
 namespace {
 
-// The last path component; both separators, since this also builds for Windows.
-std::string baseName(const std::string &path) {
-    const std::size_t slash = path.find_last_of("/\\");
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::chrono::milliseconds clampedMs(Ms ms) {
     return std::chrono::milliseconds(std::max<Ms>(ms, 0));
 }
@@ -25,8 +19,8 @@ std::chrono::milliseconds clampedMs(Ms ms) {
 std::string ownerLabel(os::Pid pid, const os::Lookup &lookup) {
     std::string label = "PID " + std::to_string(pid);
     if (lookup.status != os::Lookup::Status::Found) return label;
-    std::string name = baseName(lookup.info.executable);
-    if (name.empty() && !lookup.info.argv.empty()) name = baseName(lookup.info.argv.front());
+    std::string name = os::baseName(lookup.info.executable);
+    if (name.empty() && !lookup.info.argv.empty()) name = os::baseName(lookup.info.argv.front());
     if (!name.empty()) label += " (" + name + ")";
     return label;
 }
