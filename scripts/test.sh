@@ -119,14 +119,17 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 phase "normal: configure and build (build/test)"
 normal_built=0
 # -g1 (line tables, enough for every backtrace and sanitizer report) instead of -g: a quarter
-# less compile time on each of the two builds.
-build_tree normal build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# less compile time on each of the two builds. Unity builds of the libraries (the suites stay one
+# file each): the normal tree in 223 s instead of 272 s here. A developer's tree, without them,
+# still compiles each source alone.
+export TETHER_UNITY_BUILD=ON
+build_tree normal build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" &&
     normal_built=1
 [ $normal_built = 1 ] && start_ctest build/test
 phase "normal: ctest, beside the asan+ubsan build (build/asan)"
 asan_built=0
-build_tree asan build/asan -DCMAKE_BUILD_TYPE=Debug -DTETHER_SANITIZE=ON -DTETHER_BUILD_BENCH=OFF \
+build_tree asan build/asan -DCMAKE_BUILD_TYPE=Debug -DTETHER_SANITIZE=ON -DTETHER_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 && asan_built=1
 if [ $normal_built = 1 ]; then record_ctest "normal" build/test; else record "normal" 0 1; fi
 phase "asan+ubsan: ctest, beside the Windows build (build/windows)"

@@ -35,9 +35,11 @@ ensure_windows_qt || give_up "no Qt for Windows"
 phase "configure and build $dir (Qt: $TETHER_WIN_QT)"
 mkdir -p "$(dirname "$dir")"
 build_started=$SECONDS
+# TETHER_UNITY_BUILD=ON (scripts/test.sh): unity builds of the libraries, for the compile time.
 # shellcheck disable=SC2046 # windows_cmake_args prints separate arguments
 if ! cmake -S . -B "$dir" -G Ninja $(windows_cmake_args) -DCMAKE_BUILD_TYPE=Release \
-        -DTETHER_BUILD_BENCH=OFF -DTETHER_WERROR=ON >"$dir.configure.log" 2>&1; then
+        -DTETHER_BUILD_BENCH=OFF -DTETHER_WERROR=ON -DCMAKE_UNITY_BUILD="${TETHER_UNITY_BUILD:-OFF}" \
+        >"$dir.configure.log" 2>&1; then
     cat "$dir.configure.log"
     give_up "configure failed"
 fi
