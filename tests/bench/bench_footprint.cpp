@@ -142,6 +142,18 @@ QMap<QString, ThreadUse> threads(qint64 pid) {
     }
     return out;
 }
+// What the threads alive at the window's end did in it (a thread born in it counts from zero;
+// one that ended in it is missing: the figure is a floor).
+ThreadUse threadDelta(const QMap<QString, ThreadUse> &before,
+                      const QMap<QString, ThreadUse> &after) {
+    ThreadUse d;
+    for (auto it = after.cbegin(); it != after.cend(); ++it) {
+        const ThreadUse was = before.value(it.key());
+        d.ms += it->ms - was.ms;
+        d.wakeups += it->wakeups - was.wakeups;
+    }
+    return d;
+}
 struct MachineUse {
     double busyMs = 0, stealMs = 0;
     int processes = 0, zombies = 0;
@@ -498,8 +510,11 @@ Window measureWindow(const QString &name, const qint64 pids[3], int headlessPort
                 f0, f1, m0, m1, seconds);
     const double perMin = 60.0 / seconds;
     for (int k = 0; k < 2; ++k) {
-        w.cpu[k] = (u1[k].cpuMs - u0[k].cpuMs) * perMin;
-        w.wake[k] = (u1[k].wakeups - u0[k].wakeups) * perMin;
+        // Per thread: a thread that ends within the window (a pool worker expiring) would take
+        // its whole count out of a process-wide sum and make the window's figure negative.
+        const ThreadUse d = threadDelta(t0[k], t1[k]);
+        w.cpu[k] = d.ms * perMin;
+        w.wake[k] = d.wakeups * perMin;
         std::printf("%-9s window: %s CPU %.1f ms/min against bare probing %.1f: %.2fx\n",
                     qPrintable(name), k == 0 ? "tray" : "headless", w.cpu[k], bare.cpuMs() * perMin,
                     bare.cpuMs() > 0 ? w.cpu[k] / (bare.cpuMs() * perMin) : 0);
