@@ -293,18 +293,15 @@ struct Instance {
     int port = 0;
 };
 
-// A thread that runs `each` every `period` until stop(); `begin` and `end` run on it first and
-// last (what a thread measures of itself must be read on that thread).
-class PeriodicThread {
+// The floor of supervising at the default cadence: the same two requests Tether sends every
+// 5 s (the health probe and the MCP status), done bare from a thread with blocking sockets
+// (unauthorised: a 401 costs the same syscalls). Its own wake-ups and CPU over the idle time.
+class BareProber {
 public:
-    PeriodicThread(std::chrono::seconds period, std::function<void()> begin,
-                   std::function<void()> each, std::function<void()> end)
-        : period_(period)
-        , begin_(std::move(begin))
-        , each_(std::move(each))
-        , end_(std::move(end))
+    explicit BareProber(int port)
+        : port_(port)
         , thread_([this] { run(); }) {}
-    ~PeriodicThread() { stop(); }
+    ~BareProber() { stop(); }
     void stop() {
         {
             std::lock_guard<std::mutex> lock(m_);
@@ -313,59 +310,38 @@ public:
         cv_.notify_all();
         if (thread_.joinable()) thread_.join();
     }
-
-private:
-    void run() {
-        begin_();
-        std::unique_lock<std::mutex> lock(m_);
-        while (!cv_.wait_for(lock, period_, [this] { return stop_; }))
-            each_();
-        end_();
-    }
-    std::chrono::seconds period_;
-    std::function<void()> begin_, each_, end_;
-    std::mutex m_;
-    std::condition_variable cv_;
-    bool stop_ = false;
-    std::thread thread_; // last: starts once the members it uses are set
-};
-
-double threadSwitches() {
-    QFile f(QStringLiteral("/proc/thread-self/status"));
-    if (!f.open(QIODevice::ReadOnly)) return 0;
-    for (const QByteArray &l : f.readAll().split('\n'))
-        if (l.startsWith("voluntary_ctxt_switches:")) return l.mid(24).trimmed().toDouble();
-    return 0;
-}
-double threadCpuUs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e6 + double(ts.tv_nsec) / 1e3;
-}
-
-// The floor of supervising at the default cadence: the same two requests Tether sends every
-// 5 s (the health probe and the MCP status), done bare from a thread with blocking sockets
-// (unauthorised: a 401 costs the same syscalls). Its own wake-ups and CPU over the idle time.
-class BareProber {
-public:
-    explicit BareProber(int port)
-        : thread_(
-              std::chrono::seconds(5), [this] { w0_ = threadSwitches(), c0_ = threadCpuUs(); },
-              [port] {
-                  tether::bench::bareGet(port, "/global/health");
-                  tether::bench::bareGet(port, "/mcp");
-              },
-              [this] {
-                  wakeups_ = threadSwitches() - w0_;
-                  cpuMs_ = (threadCpuUs() - c0_) / 1000;
-              }) {}
-    void stop() { thread_.stop(); }
     double wakeups() const { return wakeups_; }
     double cpuMs() const { return cpuMs_; }
 
 private:
-    double w0_ = 0, c0_ = 0, wakeups_ = 0, cpuMs_ = 0;
-    PeriodicThread thread_; // last: its thread reads the members above
+    static double selfSwitches() {
+        QFile f(QStringLiteral("/proc/thread-self/status"));
+        if (!f.open(QIODevice::ReadOnly)) return 0;
+        for (const QByteArray &l : f.readAll().split('\n'))
+            if (l.startsWith("voluntary_ctxt_switches:")) return l.mid(24).trimmed().toDouble();
+        return 0;
+    }
+    static double selfCpuMs() {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1000.0 + double(ts.tv_nsec) / 1e6;
+    }
+    void run() {
+        const double w0 = selfSwitches(), c0 = selfCpuMs();
+        std::unique_lock<std::mutex> lock(m_);
+        while (!cv_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; })) {
+            tether::bench::bareGet(port_, "/global/health");
+            tether::bench::bareGet(port_, "/mcp");
+        }
+        wakeups_ = selfSwitches() - w0;
+        cpuMs_ = selfCpuMs() - c0;
+    }
+    int port_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    double wakeups_ = 0, cpuMs_ = 0;
+    std::thread thread_;
 };
 
 // BENCH_CPU_GUARD moves the CPU guard, to see the extra windows and a failure (2.5x).
@@ -527,6 +503,15 @@ Window measureWindow(const QString &name, const qint64 pids[3], int headlessPort
     return w;
 }
 
+// The lowest CPU ratio to bare probing among the windows, for tray (0) or headless (1).
+double quietestCpuRatio(const QList<Window> &windows, int k) {
+    double quietest = -1;
+    for (const Window &w : windows)
+        if (const double r = w.bareCpu > 0 ? w.cpu[k] / w.bareCpu : 0; quietest < 0 || r < quietest)
+            quietest = r;
+    return quietest;
+}
+
 // Judges the windows measured (the header): prints one line per figure; false when a guard fails.
 bool judge(const QString &name, const QList<Window> &windows, int seconds, bool check,
            double cpuGuard, TetherUse *use) {
@@ -572,11 +557,7 @@ bool judge(const QString &name, const QList<Window> &windows, int seconds, bool 
     };
     const char *labels[2] = {"tray", "headless"};
     for (int k = 0; k < 2; ++k) {
-        double quietest = -1;
-        for (const Window &w : windows)
-            if (const double r = w.bareCpu > 0 ? w.cpu[k] / w.bareCpu : 0;
-                quietest < 0 || r < quietest)
-                quietest = r;
+        const double quietest = quietestCpuRatio(windows, k);
         const double rss = all.rssKiB[k] / all.rssKiB[2];
         const double wake = all.bareWake > 0 ? all.wake[k] / all.bareWake : 0;
         line(labels[k], "RSS", all.rssKiB[k] / 1024, all.rssKiB[2] / 1024, "MiB", 1.15, 1.40, rss,
@@ -596,13 +577,7 @@ bool judge(const QString &name, const QList<Window> &windows, int seconds, bool 
 
 // Whether the quietest window so far holds the CPU guard for tray and headless alike.
 bool cpuHeldIn(const QList<Window> &windows, double cpuGuard) {
-    for (int k = 0; k < 2; ++k) {
-        bool held = false;
-        for (const Window &w : windows)
-            held = held || (w.bareCpu > 0 && w.cpu[k] / w.bareCpu <= cpuGuard);
-        if (!held) return false;
-    }
-    return true;
+    return quietestCpuRatio(windows, 0) <= cpuGuard && quietestCpuRatio(windows, 1) <= cpuGuard;
 }
 
 bool run(const QString &name, int idleS, bool check, TetherUse *use) {
