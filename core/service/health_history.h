@@ -1,11 +1,13 @@
 // The last hour of the service's health, for the status window's timeline: probe answers
-// (latency or a miss) and state changes, kept in a fixed-size ring so a fast probe interval
-// cannot grow memory. Pure data: the caller supplies every timestamp.
+// (latency or a miss) and state changes. Memory follows what the hour holds (a sample older than
+// the newest by more than an hour is dropped), up to a cap so a fast probe interval cannot grow
+// it further. Pure data: the caller supplies every timestamp.
 #pragma once
 
 #include "policy/state.h"
 
 #include <QtGlobal>
+#include <deque>
 #include <vector>
 
 namespace tether {
@@ -27,13 +29,12 @@ public:
     void add(HealthSample sample);
     // Oldest first, only those within kSpanMs before nowMs.
     std::vector<HealthSample> lastHour(qint64 nowMs) const;
-    std::size_t size() const { return count_; }
-    std::size_t capacity() const { return ring_.size(); }
+    std::size_t size() const { return samples_.size(); }
+    std::size_t capacity() const { return capacity_; }
 
 private:
-    std::vector<HealthSample> ring_;
-    std::size_t head_ = 0; // next write position
-    std::size_t count_ = 0;
+    std::deque<HealthSample> samples_; // oldest first
+    std::size_t capacity_;
 };
 
 } // namespace tether

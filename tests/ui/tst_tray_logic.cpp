@@ -842,6 +842,22 @@ private slots:
         h.add({100, -1, true, State::NotResponding});
         QCOMPARE(h.lastHour(8000).back().atMs, 7000);
     }
+
+    // Issue 28: the history holds what its hour holds, not its cap. A day of 5 s probes keeps
+    // one hour's 721 samples, and a fresh one holds none (it reserved 20,000 up front: 480 KiB
+    // of the tray's idle memory).
+    void historyHoldsOnlyItsHour() {
+        HealthHistory h;
+        QCOMPARE(h.size(), std::size_t(0));
+        constexpr qint64 kDayMs = 24 * 60 * 60 * 1000;
+        for (qint64 t = 0; t <= kDayMs; t += 5000)
+            h.add({t, 3, true, State::Healthy});
+        QCOMPARE(h.size(), std::size_t(HealthHistory::kSpanMs / 5000 + 1));
+        const std::vector<HealthSample> hour = h.lastHour(kDayMs);
+        QCOMPARE(hour.size(), h.size());
+        QCOMPARE(hour.front().atMs, kDayMs - HealthHistory::kSpanMs);
+        QCOMPARE(hour.back().atMs, kDayMs);
+    }
 };
 
 QTEST_MAIN(TstTrayLogic)
