@@ -63,8 +63,9 @@ TrayApp::TrayApp(Runtime *runtime, bool autostart, QObject *parent)
     , runtime_(runtime)
     , autostart_(autostart) {
     clock_.start();
-    // Every window that sets none of its own shows Tether's icon.
-    QApplication::setWindowIcon(ui::appIcon());
+    // Each window sets its own icon (Tether's, or the state's for the status window), and no
+    // application-wide one: on X11 the tray icon's own embedded window would take it and decode
+    // all eight renditions at start, for nothing a person sees (issue 28).
     menu_ = new TrayMenu(this);
     wireMenu();
     icon_.setContextMenu(menu_->menu());
@@ -330,8 +331,10 @@ void TrayApp::useFreePort() {
     const quint16 port = runtime_->supervisor()->status().failure.freePort;
     if (port == 0) return;
     QString error;
-    if (!runtime_->useFreePort(port, &error))
-        QMessageBox::warning(nullptr, Words::tr("Use a free port"), error);
+    if (runtime_->useFreePort(port, &error)) return;
+    QMessageBox box(QMessageBox::Warning, Words::tr("Use a free port"), error);
+    box.setWindowIcon(ui::appIcon());
+    box.exec();
 }
 
 void TrayApp::copyDiagnostics() {

@@ -1,5 +1,7 @@
 #include "tray/tray_icons.h"
 
+#include "ui/lazy_icon.h"
+
 #include <QPainter>
 #include <QPainterPath>
 
@@ -325,10 +327,10 @@ QIcon stateIcon(State state, IconFlags flags, Panel panel, qreal phase) {
 #else
     const bool mask = false;
 #endif
-    QIcon icon;
-    for (int size : {16, 22, 32, 64})
-        for (qreal dpr : {1.0, 2.0})
-            icon.addPixmap(stateIconPixmap(state, flags, size, dpr, panel, mask, phase));
+    // Drawn at the sizes the tray host asks for, when it asks (ui/lazy_icon.h).
+    QIcon icon = ui::lazyIcon({16, 22, 32, 64}, [=](int size, qreal dpr) {
+        return stateIconPixmap(state, flags, size, dpr, panel, mask, phase);
+    });
     icon.setIsMask(mask);
     return icon;
 }

@@ -1,6 +1,7 @@
 #include "ui/consent_dialog.h"
 
 #include "service/words.h"
+#include "ui/app_icon.h"
 
 #include <QMessageBox>
 #include <QPushButton>
@@ -11,6 +12,7 @@ QMessageBox *newConsentDialog(QWidget *parent, const QString &action, const QStr
     auto *box = new QMessageBox(QMessageBox::Warning, Words::tr("Interrupt running tool calls?"),
                                 question, QMessageBox::NoButton, parent);
     box->setObjectName(QStringLiteral("consentDialog"));
+    if (!parent) box->setWindowIcon(appIcon()); // asked from the tray: no window to take it from
     QPushButton *go = box->addButton(
         Words::tr("%1 anyway", "a button: stop, restart or quit even so").arg(action),
         QMessageBox::DestructiveRole);
