@@ -36,8 +36,11 @@ QString install(QCoreApplication *app) {
     // English plural forms first: a later translator is asked first, and falls back to these.
     load(app, QStringLiteral("tether_en"), QStringLiteral(":/i18n"));
     QStringList available;
-    for (const QString &qm : QDir(QStringLiteral(":/i18n")).entryList({QStringLiteral("*.qm")}))
-        available << qm.mid(int(qstrlen("tether_"))).section(QLatin1Char('.'), 0, 0);
+    // Filtered by hand: a name filter compiles a regular expression, which would load and JIT
+    // PCRE2 into every Tether for one listing (issue 28).
+    for (const QString &qm : QDir(QStringLiteral(":/i18n")).entryList(QDir::Files))
+        if (qm.startsWith(QLatin1String("tether_")) && qm.endsWith(QLatin1String(".qm")))
+            available << qm.mid(int(qstrlen("tether_"))).section(QLatin1Char('.'), 0, 0);
     const QString forced = qEnvironmentVariable("TETHER_LANGUAGE");
     const QString code = chooseLanguage(
         forced.isEmpty() ? QLocale::system().uiLanguages() : QStringList{forced}, available);
