@@ -21,9 +21,10 @@ export TETHER_E2E_CACHE
 
 dir=${BUILD_DIR:-build/bench}
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
-cmake --build "$dir" --target tether bench_os bench_supervision bench_supervision_model bench_footprint bench_tray_floor bench_fleet bench_ui -j "$(nproc)" \
+cmake --build "$dir" --target tether bench_os bench_supervision bench_supervision_model bench_footprint bench_tray_floor bench_tray_floor_net bench_fleet bench_ui -j "$(nproc)" \
     >"$dir.build.log" 2>&1 || { grep -E 'error' "$dir.build.log" | head -40; exit 1; }
 export TETHER_BIN="$PWD/$dir/app/tether" BENCH_TRAY_FLOOR="$PWD/$dir/tests/bench/bench_tray_floor"
+export BENCH_TRAY_FLOOR_NET="$PWD/$dir/tests/bench/bench_tray_floor_net"
 export TETHER_STUBBORN_MCP="$PWD/tests/e2e/stubborn-mcp.sh"
 
 echo "=== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"

@@ -215,6 +215,7 @@ for _ in $(seq 100); do
 done
 if DISPLAY=$TETHER_TEST_DISPLAY BENCH_CHECK=1 BENCH_IDLE_S=90 TETHER_BIN=$PWD/build/test/app/tether \
    BENCH_TRAY_FLOOR=$PWD/build/test/tests/bench/bench_tray_floor \
+   BENCH_TRAY_FLOOR_NET=$PWD/build/test/tests/bench/bench_tray_floor_net \
    timeout -k 10 300 build/test/tests/bench/bench_footprint demo 2>&1 | tee build/footprint.log &&
    grep -q '^footprint check: PASSED' build/footprint.log; then
     record "footprint check" 1 0

@@ -25,7 +25,8 @@
 // working: the demo with a tool call running all along, beside the idle demo of the same run
 // (target: CPU and wake-ups <= 2x idle, tray and headless).
 // Usage: bench_footprint [demo|working|opencode]... (needs DISPLAY, TETHER_BIN,
-// BENCH_TRAY_FLOOR; opencode also TETHER_E2E_CACHE). BENCH_IDLE_S overrides the 600 s
+// BENCH_TRAY_FLOOR; opencode also TETHER_E2E_CACHE; BENCH_TRAY_FLOOR_NET adds the bare tray that
+// probes with QtNetwork (tray_floor.cpp) to the RSS breakdown). BENCH_IDLE_S overrides the 600 s
 // (the three windows together).
 #include "bench_util.h"
 
@@ -33,6 +34,7 @@
 #include <QGuiApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -48,6 +50,7 @@
 #include <algorithm>
 
 #include <arpa/inet.h>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -580,6 +583,87 @@ bool cpuHeldIn(const QList<Window> &windows, double cpuGuard) {
     return quietestCpuRatio(windows, 0) <= cpuGuard && quietestCpuRatio(windows, 1) <= cpuGuard;
 }
 
+// Resident KiB of a process per mapping, from /proc/PID/smaps: a file by its name, "[heap]",
+// "[stack]", and "[anon]" for the rest without a name.
+QMap<QString, double> residentByMapping(qint64 pid) {
+    QMap<QString, double> out;
+    QFile f(QStringLiteral("/proc/%1/smaps").arg(pid));
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    QString current;
+    for (const QByteArray &l : f.readAll().split('\n')) {
+        if (l.isEmpty()) continue;
+        if (l.startsWith("Rss:")) {
+            out[current] += l.mid(4).trimmed().split(' ').first().toDouble();
+        } else if (!std::isupper(static_cast<unsigned char>(l.at(0))) || !l.contains(':')) {
+            // A mapping's header: address perms offset dev inode [path]
+            const QList<QByteArray> f = l.simplified().split(' ');
+            current = f.size() > 5 ? QString::fromUtf8(f[5]).section(QLatin1Char('/'), -1)
+                                   : QStringLiteral("[anon]");
+        }
+    }
+    return out;
+}
+
+// Where the tray's resident memory is beside the floor's, at the end of the idle time: Tether's
+// own binary, the libraries only the tray maps (QtNetwork and what it loads: the floor uses no
+// network), heap and anonymous memory, and the libraries both map. The RSS target is judged on
+// the whole; this says what a miss is made of.
+// floorNetPid (when BENCH_TRAY_FLOOR_NET names the program): the bare tray probing the same
+// service with QtNetwork (tray_floor.cpp), the least a tray that supervises over HTTP can be.
+void printRssBreakdown(const QString &name, qint64 trayPid, qint64 floorPid, qint64 floorNetPid) {
+    const QMap<QString, double> tray = residentByMapping(trayPid);
+    const QMap<QString, double> floor = residentByMapping(floorPid);
+    const QString binary = QFileInfo(qEnvironmentVariable("TETHER_BIN")).fileName();
+    const QString floorBinary = QFileInfo(qEnvironmentVariable("BENCH_TRAY_FLOOR")).fileName();
+    auto anonymous = [](const QString &m) { return m.startsWith(QLatin1Char('[')); };
+    double trayAll = 0, floorAll = 0, own = 0, onlyTray = 0, anonTray = 0, anonFloor = 0,
+           sharedTray = 0, sharedFloor = 0;
+    QList<QPair<double, QString>> only;
+    for (auto it = tray.cbegin(); it != tray.cend(); ++it) {
+        trayAll += it.value();
+        if (it.key() == binary) {
+            own += it.value();
+        } else if (anonymous(it.key())) {
+            anonTray += it.value();
+        } else if (!floor.contains(it.key())) {
+            onlyTray += it.value();
+            if (it.value() > 0) only.append({it.value(), it.key()});
+        } else {
+            sharedTray += it.value();
+        }
+    }
+    for (auto it = floor.cbegin(); it != floor.cend(); ++it) {
+        floorAll += it.value();
+        if (anonymous(it.key()))
+            anonFloor += it.value();
+        else if (tray.contains(it.key()) && it.key() != floorBinary)
+            sharedFloor += it.value();
+    }
+    std::sort(only.begin(), only.end(), [](auto &a, auto &b) { return a.first > b.first; });
+    QStringList names;
+    for (const auto &o : only)
+        names << QStringLiteral("%1 %2").arg(o.second).arg(o.first / 1024, 0, 'f', 2);
+    const double withoutOnly = trayAll - onlyTray;
+    std::printf("%-9s tray RSS by mapping at the end (/proc/PID/smaps): %.1f MiB against the "
+                "floor's %.1f. Tether's binary %.2f MiB; libraries only the tray maps %.2f MiB "
+                "(%s); heap and anonymous %.2f MiB (floor %.2f); libraries both map %.2f MiB "
+                "(floor %.2f). Without the libraries only the tray maps: %.1f MiB, %.2fx\n",
+                qPrintable(name), trayAll / 1024, floorAll / 1024, own / 1024, onlyTray / 1024,
+                qPrintable(names.join(QStringLiteral(", "))), anonTray / 1024, anonFloor / 1024,
+                sharedTray / 1024, sharedFloor / 1024, withoutOnly / 1024,
+                floorAll > 0 ? withoutOnly / floorAll : 0);
+    if (floorNetPid > 0) {
+        double net = 0;
+        for (double kib : residentByMapping(floorNetPid))
+            net += kib;
+        std::printf("%-9s the bare tray probing the same service with QtNetwork every 5 s: %.1f "
+                    "MiB, %.2fx the bare tray; the tray is %.2fx of it\n",
+                    qPrintable(name), net / 1024, floorAll > 0 ? net / floorAll : 0,
+                    net > 0 ? trayAll / net : 0);
+    }
+    std::fflush(stdout);
+}
+
 bool run(const QString &name, int idleS, bool check, TetherUse *use) {
     bool ok = true;
     Instance tray, headless;
@@ -597,6 +681,13 @@ bool run(const QString &name, int idleS, bool check, TetherUse *use) {
     headless.proc.start(qEnvironmentVariable("TETHER_BIN"),
                         {QStringLiteral("--headless"), QStringLiteral("--settings"), headless.ini});
     const qint64 headlessHealthyMs = untilHealthy(headless.env, 0);
+    QProcess floorNet; // the bare tray probing the tray's service with QtNetwork
+    if (!qEnvironmentVariableIsEmpty("BENCH_TRAY_FLOOR_NET")) {
+        floorNet.setProcessEnvironment(tray.env);
+        floorNet.setStandardOutputFile(QProcess::nullDevice());
+        floorNet.setStandardErrorFile(QProcess::nullDevice());
+        floorNet.start(qEnvironmentVariable("BENCH_TRAY_FLOOR_NET"), {QString::number(tray.port)});
+    }
     std::printf(
         "%-9s launch -> tray icon shown: tether %lld ms (target < 300 ms: %s), floor %lld ms\n",
         qPrintable(name), static_cast<long long>(tetherIcon),
@@ -620,6 +711,7 @@ bool run(const QString &name, int idleS, bool check, TetherUse *use) {
             windows.append(measureWindow(name, pids, headless.port, seconds));
         }
         ok = judge(name, windows, seconds, check, cpuGuard, use) && ok;
+        printRssBreakdown(name, pids[0], pids[2], floorNet.processId());
     } else {
         ok = false;
         std::printf("%-9s FAILED: never healthy: tray %s, headless %s\n", qPrintable(name),
@@ -628,10 +720,13 @@ bool run(const QString &name, int idleS, bool check, TetherUse *use) {
     }
     quitAndReap(tray);
     quitAndReap(headless);
-    floorProc.terminate();
-    if (!floorProc.waitForFinished(5000)) {
-        floorProc.kill();
-        floorProc.waitForFinished();
+    for (QProcess *p : {&floorProc, &floorNet}) {
+        if (p->state() == QProcess::NotRunning) continue;
+        p->terminate();
+        if (!p->waitForFinished(5000)) {
+            p->kill();
+            p->waitForFinished();
+        }
     }
     return ok;
 }
