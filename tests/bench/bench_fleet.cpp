@@ -67,12 +67,6 @@ double processCpuMs() {
             double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0);
 }
 
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1000.0 + double(ts.tv_nsec) / 1e6;
-}
-
 void line(const QString &figure, double value, const char *unit, const QString &goal = {},
           bool met = true) {
     std::printf("%-58s %10.1f %-3s %s\n", qPrintable(figure), value, unit,
@@ -88,6 +82,7 @@ bool spinUntil(const std::function<bool()> &condition, int timeoutMs, int pollMs
 }
 
 using bench::bareGet;
+using bench::threadCpuMs;
 
 // The demo service under a Supervisor + McpMonitor, as `tether` runs them.
 class Fleet {

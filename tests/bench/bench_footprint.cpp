@@ -65,45 +65,13 @@
 
 namespace {
 
-struct Usage {
-    double rssKiB = 0;
-    double cpuMs = 0;
-    double wakeups = 0; // voluntary context switches of every thread: each is a sleep ended
-};
-
-// A thread that ended between two samples takes its count with it: the figure is a floor.
-double voluntarySwitches(qint64 pid) {
-    double n = 0;
-    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
-    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile f(tasks.filePath(tid + QStringLiteral("/status")));
-        if (!f.open(QIODevice::ReadOnly)) continue;
-        for (const QByteArray &l : f.readAll().split('\n'))
-            if (l.startsWith("voluntary_ctxt_switches:")) n += l.mid(24).trimmed().toDouble();
-    }
-    return n;
-}
-
-// The scheduler's run time of every thread, in ns (a thread that ended takes its time along).
-double runTimeMs(qint64 pid) {
-    double ns = 0;
-    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
-    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile f(tasks.filePath(tid + QStringLiteral("/schedstat")));
-        if (f.open(QIODevice::ReadOnly)) ns += f.readAll().split(' ').first().toDouble();
-    }
-    return ns / 1e6;
-}
-
-Usage sample(qint64 pid) {
-    Usage u;
-    u.cpuMs = runTimeMs(pid);
+// Resident memory of a process (VmRSS), in KiB.
+double rssKiB(qint64 pid) {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
     if (status.open(QIODevice::ReadOnly))
         for (const QByteArray &l : status.readAll().split('\n'))
-            if (l.startsWith("VmRSS:")) u.rssKiB = l.mid(6).trimmed().split(' ').first().toDouble();
-    u.wakeups = voluntarySwitches(pid);
-    return u;
+            if (l.startsWith("VmRSS:")) return l.mid(6).trimmed().split(' ').first().toDouble();
+    return 0;
 }
 
 // What else the machine did over the window, to read a failed guard by: the threads of each
@@ -324,20 +292,15 @@ private:
             if (l.startsWith("voluntary_ctxt_switches:")) return l.mid(24).trimmed().toDouble();
         return 0;
     }
-    static double selfCpuMs() {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return double(ts.tv_sec) * 1000.0 + double(ts.tv_nsec) / 1e6;
-    }
     void run() {
-        const double w0 = selfSwitches(), c0 = selfCpuMs();
+        const double w0 = selfSwitches(), c0 = tether::bench::threadCpuMs();
         std::unique_lock<std::mutex> lock(m_);
         while (!cv_.wait_for(lock, std::chrono::seconds(5), [this] { return stop_; })) {
             tether::bench::bareGet(port_, "/global/health");
             tether::bench::bareGet(port_, "/mcp");
         }
         wakeups_ = selfSwitches() - w0;
-        cpuMs_ = selfCpuMs() - c0;
+        cpuMs_ = tether::bench::threadCpuMs() - c0;
     }
     int port_;
     std::mutex m_;
@@ -460,29 +423,24 @@ struct Window {
 };
 Window measureWindow(const QString &name, const qint64 pids[3], int headlessPort, int seconds) {
     Window w;
-    Usage u0[3], u1[3];
-    QList<QMap<QString, ThreadUse>> t0, t1;
+    QList<QMap<QString, ThreadUse>> t0, t1; // tray, headless, bare tray
     QList<Faults> f0, f1;
-    for (int k = 0; k < 2; ++k) {
-        t0.append(threads(pids[k]));
-        f0.append(faults(pids[k]));
-    }
-    const MachineUse m0 = machine();
     for (int k = 0; k < 3; ++k)
-        u0[k] = sample(pids[k]);
+        t0.append(threads(pids[k]));
+    for (int k = 0; k < 2; ++k)
+        f0.append(faults(pids[k]));
+    const MachineUse m0 = machine();
     BareProber bare(headlessPort);
     for (int i = 0; i < seconds; ++i) {
         QThread::sleep(1);
         for (int k = 0; k < 3; ++k)
-            w.rssKiB[k] += sample(pids[k]).rssKiB / seconds;
+            w.rssKiB[k] += rssKiB(pids[k]) / seconds;
     }
     for (int k = 0; k < 3; ++k)
-        u1[k] = sample(pids[k]);
-    const MachineUse m1 = machine();
-    for (int k = 0; k < 2; ++k) {
         t1.append(threads(pids[k]));
+    const MachineUse m1 = machine();
+    for (int k = 0; k < 2; ++k)
         f1.append(faults(pids[k]));
-    }
     bare.stop();
     printWindow(qPrintable(name),
                 {{QStringLiteral("tray"), pids[0]}, {QStringLiteral("headless"), pids[1]}}, t0, t1,
@@ -498,8 +456,9 @@ Window measureWindow(const QString &name, const qint64 pids[3], int headlessPort
                     qPrintable(name), k == 0 ? "tray" : "headless", w.cpu[k], bare.cpuMs() * perMin,
                     bare.cpuMs() > 0 ? w.cpu[k] / (bare.cpuMs() * perMin) : 0);
     }
-    w.floorCpu = (u1[2].cpuMs - u0[2].cpuMs) * perMin;
-    w.floorWake = (u1[2].wakeups - u0[2].wakeups) * perMin;
+    const ThreadUse floor = threadDelta(t0[2], t1[2]);
+    w.floorCpu = floor.ms * perMin;
+    w.floorWake = floor.wakeups * perMin;
     w.bareCpu = bare.cpuMs() * perMin;
     w.bareWake = bare.wakeups() * perMin;
     std::fflush(stdout);

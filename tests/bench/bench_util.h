@@ -1,6 +1,6 @@
-// Helpers the benchmark programs share (Linux): a free port, a spin of the event loop, a bare
-// HTTP request and the "target: met / MISSED" verdict of a printed figure. Header-only: each
-// bench_*.cpp is a program of its own.
+// Helpers the benchmark programs share (Linux): a free port, a spin of the event loop, a thread's
+// CPU time, a bare HTTP request and the "target: met / MISSED" verdict of a printed figure.
+// Header-only: each bench_*.cpp is a program of its own.
 #pragma once
 
 #include <QCoreApplication>
@@ -11,6 +11,8 @@
 
 #include <functional>
 #include <string>
+
+#include <ctime>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -48,6 +50,13 @@ inline bool spinUntil(const std::function<bool()> &condition, int timeoutMs, int
 
 // GET path on 127.0.0.1:port over a plain socket, reading the answer to its end: no Qt objects,
 // so a watch thread may call it too.
+// CPU time of the calling thread, in ms.
+inline double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1000.0 + double(ts.tv_nsec) / 1e6;
+}
+
 inline void bareGet(int port, const char *path) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return;
